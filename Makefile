@@ -1,0 +1,126 @@
+# execmem: the patch series and the harness that builds, boots and tests it.
+#
+#   make               demo: boot the patched x86_64 kernel, show where BPF lives
+#   make check         both arches: bisect build, boot, guest suite, host checks
+#   make help          every target
+#
+# All kernel work happens in QEMU guests; nothing is loaded into this host.
+
+ARCH	?= x86_64
+VARIANT	?=
+ARCHES	:= x86_64 arm64
+
+B	:= build
+TREE	:= $(B)/linux
+TARBALL	:= /usr/src/linux-source-6.1.tar.xz
+SUFFIX	:= $(if $(VARIANT),-$(VARIANT))
+OUT	:= $(B)/out-$(ARCH)$(SUFFIX)
+LOGS	:= $(B)/logs/$(ARCH)$(SUFFIX)
+RESULTS	:= $(B)/results
+INITRD	:= $(B)/initramfs-$(ARCH)$(SUFFIX).cpio
+
+KIMAGE_x86_64	:= arch/x86/boot/bzImage
+KIMAGE_arm64	:= arch/arm64/boot/Image
+CC_x86_64	:= gcc
+CC_arm64	:= aarch64-linux-gnu-gcc
+
+PATCHES	:= $(shell ci/series.sh series)
+GUEST_SRC := $(wildcard tests/guest/*.c tests/guest/*.h)
+STAGE	:= ci/stage.sh
+
+export CCACHE_BASEDIR := $(CURDIR)
+
+.DEFAULT_GOAL := demo
+.PHONY: demo deps tree apply export build bisect initramfs boot guest check \
+	golden roundtrip help clean
+
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+
+## deps        install missing Debian packages (idempotent)
+deps: $(B)/deps.stamp
+$(B)/deps.stamp: ci/deps.sh
+	@mkdir -p $(B)
+	@ci/deps.sh
+	@touch $@
+
+$(TARBALL): | $(B)/deps.stamp
+	@test -f $@ || { echo "tree: $@ is missing; install linux-source-6.1" >&2; exit 2; }
+
+## tree        unpack the kernel into build/linux as a git repo (tag 'base')
+tree: $(B)/tree.stamp
+$(B)/tree.stamp: $(TARBALL) ci/tree.sh
+	@ci/tree.sh $(TARBALL) $(TREE)
+	@touch $@
+
+## apply       reset the tree to base and git-am every patch in 'series'
+apply: $(B)/tree.stamp
+	@ci/apply.sh $(TREE) series $(B)/applied.stamp
+$(B)/applied.stamp: $(B)/tree.stamp series $(PATCHES) ci/apply.sh
+	@ci/apply.sh $(TREE) series $@
+
+## export      regenerate series and patches-*/ from the tree's commits
+export: $(B)/tree.stamp
+	@ci/export.sh $(TREE) .
+	@git -C $(TREE) rev-parse HEAD >$(B)/applied.stamp
+
+## build       build one kernel: ARCH=x86_64|arm64 [VARIANT=debug]
+build: $(B)/applied.stamp
+	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
+	@ci/build.sh $(TREE) $(OUT) $(ARCH) $(VARIANT)
+
+## bisect      build every prefix of the series: ARCH="x86_64 arm64"
+bisect: $(B)/applied.stamp
+	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
+	@ci/bisect.sh $(TREE) $(B) $(ARCH)
+
+$(B)/gen_init_cpio: $(B)/tree.stamp
+	@$(CC_x86_64) -O2 -o $@ $(TREE)/usr/gen_init_cpio.c
+
+$(B)/init-%: $(GUEST_SRC) | $(B)/deps.stamp
+	@$(CC_$*) -O2 -Wall -Wextra -Werror -static -o $@ $(filter %.c,$(GUEST_SRC))
+
+## initramfs   pack the guest PID 1 and the test modules of ARCH's build
+initramfs: $(B)/gen_init_cpio $(B)/init-$(ARCH)
+	@ci/initramfs.sh $(B)/gen_init_cpio $(B)/init-$(ARCH) $(OUT) $(INITRD)
+
+## boot        boot ARCH's kernel in QEMU and run the guest suite
+boot: initramfs
+	@ci/boot.sh $(ARCH) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS)
+
+## guest       boot, then judge: KTAP via kunit.py parse, splat scan
+guest: initramfs
+	@mkdir -p $(RESULTS)
+	@ci/guest.sh $(ARCH) $(ARCH)$(SUFFIX) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS) \
+		$(TREE) $(RESULTS)/$(ARCH)$(SUFFIX)
+
+## golden      run the log parsers against canned logs (tests/golden)
+golden: $(B)/tree.stamp
+	@mkdir -p $(RESULTS)
+	@tests/golden/run.sh $(TREE) >$(RESULTS)/host-golden
+
+## roundtrip   prove apply -> export reproduces the series byte for byte
+roundtrip: $(B)/applied.stamp
+	@mkdir -p $(RESULTS)
+	@if ci/roundtrip.sh $(TREE) .; then echo "PASS host/roundtrip"; \
+	 else echo "FAIL host/roundtrip"; fi >$(RESULTS)/host-roundtrip
+
+## check       everything, both arches; closing line 'N passed, N failed'
+check: $(B)/deps.stamp
+	@rm -rf $(RESULTS)
+	@$(STAGE) golden $(MAKE) -s golden
+	@$(STAGE) apply $(MAKE) -s $(B)/applied.stamp
+	@$(STAGE) roundtrip $(MAKE) -s roundtrip
+	@$(STAGE) bisect $(MAKE) -s bisect ARCH="$(ARCHES)"
+	@for a in $(ARCHES); do \
+		$(STAGE) guest-$$a $(MAKE) -s guest ARCH=$$a || exit $$?; done
+	@ci/summary.sh $(RESULTS)/*
+
+## demo        (default) the reviewer's demo on x86_64
+demo: $(B)/applied.stamp
+	@$(MAKE) -s build initramfs ARCH=x86_64
+	@ci/demo.sh $(OUT)/$(KIMAGE_x86_64) $(INITRD) $(B)/logs/demo
+
+## clean       remove build outputs (keeps the unpacked tree and ccache)
+clean:
+	rm -rf $(B)/out-* $(B)/logs $(B)/results $(B)/init-* $(B)/initramfs-*

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Boot one guest under QEMU (TCG) and collect its console log and verdict.
+# Usage: ci/boot.sh ARCH KERNEL INITRAMFS LOGDIR [EXTRA_CMDLINE]
+# Writes LOGDIR/console.log and LOGDIR/verdict.ktap. Exit: 0 when the guest
+# delivered a complete verdict, 1 when it did not (panic, crash), 2 for
+# harness errors (QEMU missing or failing, timeout).
+set -euo pipefail
+arch=$1 kernel=$2 initrd=$3 logdir=$4 extra=${5:-}
+timeout=${BOOT_TIMEOUT:-1200}
+accel=${ACCEL:-tcg}
+
+# The per-arch table: machine, console, and the verdict channel.
+case $arch in
+x86_64)
+	qemu=(qemu-system-x86_64 -accel "$accel" -cpu max -bios /usr/share/qemu/qboot.rom
+	      -smp 2 -m 2G)
+	console=ttyS0 verdict=/dev/ttyS1
+	chan=(-serial "file:$logdir/console.log" -serial "file:$logdir/verdict.ktap") ;;
+arm64)
+	qemu=(qemu-system-aarch64 -M virt -accel "$accel" -cpu max -smp 2 -m 2G)
+	console=ttyAMA0 verdict=/dev/hvc0
+	chan=(-serial "file:$logdir/console.log" -device virtio-serial-device
+	      -chardev "file,id=verdict,path=$logdir/verdict.ktap"
+	      -device virtconsole,chardev=verdict) ;;
+*)	echo "boot: unknown ARCH '$arch'" >&2; exit 2 ;;
+esac
+command -v "${qemu[0]}" >/dev/null || {
+	echo "boot: ${qemu[0]} not found; run make deps" >&2; exit 2; }
+for f in "$kernel" "$initrd"; do
+	[ -f "$f" ] || { echo "boot: $f is missing" >&2; exit 2; }
+done
+
+mkdir -p "$logdir"
+rm -f "$logdir/console.log" "$logdir/verdict.ktap"
+cmdline="console=$console panic=-1 oops=panic log_buf_len=16M verdict=$verdict $extra"
+rc=0
+timeout --foreground "$timeout" "${qemu[@]}" -nographic -monitor none -no-reboot \
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" "${chan[@]}" \
+	</dev/null >"$logdir/qemu.log" 2>&1 || rc=$?
+tr -d '\r' <"$logdir/console.log" >"$logdir/console.tmp" && mv "$logdir/console.tmp" "$logdir/console.log"
+[ -f "$logdir/verdict.ktap" ] && tr -d '\r' <"$logdir/verdict.ktap" >"$logdir/v.tmp" \
+	&& mv "$logdir/v.tmp" "$logdir/verdict.ktap"
+
+if [ "$rc" = 124 ]; then
+	echo "boot: $arch guest timed out after ${timeout}s; last 40 console lines:" >&2
+	tail -n 40 "$logdir/console.log" >&2
+	exit 2
+fi
+if [ "$rc" != 0 ]; then
+	echo "boot: ${qemu[0]} exited with $rc:" >&2
+	tail -n 5 "$logdir/qemu.log" >&2
+	exit 2
+fi
+if ! grep -q '^# execmem-guest: done' "$logdir/verdict.ktap" 2>/dev/null; then
+	echo "boot: $arch guest gave no verdict; last 40 console lines:" >&2
+	tail -n 40 "$logdir/console.log" >&2
+	exit 1
+fi

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Configure and build one guest kernel out of tree, with ccache.
+# Usage: ci/build.sh SRC OUT ARCH [VARIANT]
+set -euo pipefail
+src=$(realpath "$1") out=$2 arch=$3 variant=${4:-}
+here=$(dirname "$(realpath "$0")")
+cfg=$here/configs
+
+case $arch in
+x86_64)	karch=x86_64; cross=; image=arch/x86/boot/bzImage ;;
+arm64)	karch=arm64; cross=aarch64-linux-gnu-; image=arch/arm64/boot/Image ;;
+*)	echo "build: unknown ARCH '$arch' (x86_64 or arm64)" >&2; exit 2 ;;
+esac
+command -v "${cross}gcc" >/dev/null || {
+	echo "build: ${cross}gcc not found; run make deps" >&2; exit 2; }
+
+frags=("$cfg/common.config" "$cfg/$arch.config")
+if [ -n "$variant" ]; then
+	frags+=("$cfg/$variant.config")
+	[ -f "$cfg/$arch-$variant.config" ] && frags+=("$cfg/$arch-$variant.config")
+fi
+for f in "${frags[@]}"; do
+	[ -f "$f" ] || { echo "build: missing config fragment $f" >&2; exit 2; }
+done
+
+mkdir -p "$out"
+out=$(realpath "$out")
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$src")}
+export CCACHE_NOHASHDIR=true
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=execmem KBUILD_BUILD_HOST=ci
+kmake=(make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross"
+       CC="ccache ${cross}gcc" HOSTCC="ccache gcc" -j"$(nproc)")
+
+"${kmake[@]}" -s tinyconfig >/dev/null
+"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
+"${kmake[@]}" -s olddefconfig >/dev/null
+"$here/validate-config.sh" "$out/.config" "${frags[@]}"
+
+if ! "${kmake[@]}" -s >"$out/build.log" 2>&1; then
+	grep -E 'error|Error' "$out/build.log" | head -20 >&2 || true
+	echo "build: $arch${variant:+-$variant} kernel build failed; full log in $out/build.log" >&2
+	exit 2
+fi
+echo "build: $arch${variant:+-$variant} $out/$image"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Build a guest initramfs from a gen_init_cpio list: the static PID 1 and
+# every module the kernel build produced.
+# Usage: ci/initramfs.sh GEN_INIT_CPIO INIT KERNEL_OUT OUTPUT
+set -euo pipefail
+gen=$1 init=$2 kout=$3 output=$4
+
+list=$output.list
+{
+	echo "dir /dev 0755 0 0"
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "dir /proc 0755 0 0"
+	echo "dir /sys 0755 0 0"
+	echo "dir /modules 0755 0 0"
+	echo "file /init $(realpath "$init") 0755 0 0"
+	find "$kout" -name '*.ko' | sort | while read -r ko; do
+		echo "file /modules/$(basename "$ko") $(realpath "$ko") 0644 0 0"
+	done
+} >"$list"
+"$gen" "$list" >"$output"
+echo "initramfs: $output ($(grep -c '^file /modules' "$list") modules)"

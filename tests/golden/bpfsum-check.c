@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Host front end of bpfsum_judge() for the golden tests. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../guest/bpfsum.h"
+
+int main(int argc, char **argv)
+{
+	static char log[1 << 20];
+	char why[512];
+	size_t n;
+	FILE *f;
+	int ret;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: bpfsum-check jit|interp LOG\n");
+		return 2;
+	}
+	f = fopen(argv[2], "r");
+	if (!f) {
+		perror(argv[2]);
+		return 2;
+	}
+	n = fread(log, 1, sizeof(log) - 1, f);
+	log[n] = '\0';
+	fclose(f);
+	ret = bpfsum_judge(log, strcmp(argv[1], "interp") ? BPFSUM_JIT : BPFSUM_INTERP,
+			   why, sizeof(why));
+	printf("%s\n", why);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Golden-file tests for the harness's log parsers. Each canned input names
+# the verdict it must get; a parser that changes its mind fails here.
+# Usage: tests/golden/run.sh TREE ; prints PASS/FAIL result lines.
+set -euo pipefail
+tree=$(realpath "$1")
+g=$(dirname "$(realpath "$0")")
+ci=$g/../../ci
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+say() { if [ "$2" = "$3" ]; then echo "PASS host/golden/$1"; else
+	echo "FAIL host/golden/$1 (expected $3, got $2)"; fi; }
+
+# Splat scanner: NAME.pass.log must exit 0, NAME.fail.log must exit 1.
+for log in "$g"/splats/*.log; do
+	want=$(basename "$log" .log); want=${want##*.}
+	rc=0; "$ci/scan-splats.sh" "$ci/splat-denylist" "$log" >/dev/null || rc=$?
+	got=pass; [ $rc = 1 ] && got=fail; [ $rc -gt 1 ] && got=error$rc
+	say "splats/$(basename "$log" .log)" $got "$want"
+done
+# ...and a denylist with nothing in it is an error, never a clean scan.
+printf '# only comments\n\n' >"$tmp/empty-deny"
+rc=0; "$ci/scan-splats.sh" "$tmp/empty-deny" "$g/splats/warn.fail.log" 2>/dev/null || rc=$?
+say splats/empty-denylist "$rc" 2
+
+# test_bpf summaries: NAME.MODE.{pass,fail}.log.
+gcc -O2 -Wall -o "$tmp/bpfsum-check" "$g/bpfsum-check.c" "$g/../guest/bpfsum.c"
+for log in "$g"/bpfsum/*.log; do
+	IFS=. read -r name mode want _ <<<"$(basename "$log")"
+	rc=0; "$tmp/bpfsum-check" "$mode" "$log" >/dev/null || rc=$?
+	got=pass; [ $rc = 1 ] && got=fail; [ $rc -gt 1 ] && got=error$rc
+	say "bpfsum/$name.$mode" $got "$want"
+done
+
+# KTAP through kunit.py parse and ci/ktap-report.py: NAME.ktap -> NAME.expected.
+for k in "$g"/ktap/*.ktap; do
+	name=$(basename "$k" .ktap)
+	python3 "$tree/tools/testing/kunit/kunit.py" parse --json="$tmp/$name.json" \
+		"$k" >/dev/null 2>&1 || true
+	if [ -f "$tmp/$name.json" ]; then
+		python3 "$ci/ktap-report.py" g "$tmp/$name.json" >"$tmp/$name.out"
+	else
+		echo "FAIL g/no-results" >"$tmp/$name.out"
+	fi
+	got=same; diff -u "$g/ktap/$name.expected" "$tmp/$name.out" >&2 || got=different
+	say "ktap/$name" $got same
+done
+
+# Config validation: NAME.{pass,fail}.config against a canned .config.
+for c in "$g"/config/*.config; do
+	IFS=. read -r name want _ <<<"$(basename "$c")"
+	rc=0; "$ci/validate-config.sh" "$g/config/dotconfig" "$c" 2>/dev/null || rc=$?
+	got=pass; [ $rc != 0 ] && got=fail
+	say "config/$name" $got "$want"
+done
+
+# The tally: a run with no passes, or any failure, must not exit 0.
+printf 'PASS a/x\nFAIL a/y\n' >"$tmp/r1"; printf 'SKIP a/x\n' >"$tmp/r2"
+printf 'PASS a/x\nSKIP b/y\n' >"$tmp/r3"
+for r in r1:1 r2:1 r3:0; do
+	rc=0; "$ci/summary.sh" "$tmp/${r%%:*}" >/dev/null || rc=$?
+	say "summary/${r%%:*}" $rc "${r##*:}"
+done

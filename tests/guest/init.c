@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PID 1 of the test guests. It mounts the pseudo file systems, runs the
+ * guest suite, writes the results as KTAP to a channel of their own (the
+ * kernel command line names it with verdict=DEVICE), ends that channel
+ * with an explicit marker and powers the machine off. Whatever stops it
+ * from reaching the marker (a panic, a hang, a crash of this program)
+ * leaves the host without a verdict, which the host counts as a failure.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "bpfsum.h"
+
+#define MODDIR "/modules/"
+#define DONE_MARKER "# execmem-guest: done"
+
+static FILE *ktap;	/* the verdict channel */
+static int kmsg = -1;
+
+/* ---- kernel log ------------------------------------------------------ */
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+static void buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p) {
+			perror("realloc");
+			exit(1);
+		}
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+/* Append every record logged since the last call, message text only. */
+static void kmsg_drain(struct buf *b)
+{
+	char rec[8192];
+
+	for (;;) {
+		ssize_t n = read(kmsg, rec, sizeof(rec) - 1);
+		char *msg, *end;
+
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records were overwritten; go on */
+		if (n <= 0)
+			return;
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg)
+			continue;
+		msg++;
+		end = strchr(msg, '\n');
+		buf_add(b, msg, end ? (size_t)(end - msg) + 1 : strlen(msg));
+	}
+}
+
+/* ---- KTAP ------------------------------------------------------------ */
+
+static int test_no;
+static int failures;
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", ktap);
+	va_start(ap, fmt);
+	vfprintf(ktap, fmt, ap);
+	va_end(ap);
+	fputc('\n', ktap);
+	fflush(ktap);
+}
+
+/* Report one result; @skip is a reason, or NULL. */
+static void result(int ok, const char *name, const char *skip)
+{
+	if (!ok)
+		failures++;
+	fprintf(ktap, "%sok %d %s%s%s\n", ok ? "" : "not ", ++test_no, name,
+		skip ? " # SKIP " : "", skip ? skip : "");
+	fflush(ktap);
+	/* Echo to the console so a human reading the log sees progress. */
+	printf("execmem-guest: %sok %d %s%s%s\n", ok ? "" : "not ", test_no,
+	       name, skip ? " # SKIP " : "", skip ? skip : "");
+	fflush(stdout);
+}
+
+/* ---- helpers --------------------------------------------------------- */
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+static int load_module(const char *file, const char *params)
+{
+	char path[256];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), MODDIR "%s", file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0);
+	ret = ret ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static void unload_module(const char *name)
+{
+	syscall(SYS_delete_module, name, O_NONBLOCK);
+}
+
+static int have_module(const char *file)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), MODDIR "%s", file);
+	return access(path, R_OK) == 0;
+}
+
+/* ---- steps ----------------------------------------------------------- */
+
+struct step {
+	const char *name;
+	void (*run)(const struct step *s);
+	const char *arg;	/* step-specific */
+};
+
+static struct buf boot_log;
+
+/* The boot-time W+X audit of the kernel page tables (CONFIG_DEBUG_WX). */
+static void step_boot_wx(const struct step *s)
+{
+	const char *hit = strstr(boot_log.p ? boot_log.p : "",
+				 "Checked W+X mappings: passed");
+
+	if (!hit)
+		diag("no \"Checked W+X mappings: passed\" line in the boot log");
+	result(hit != NULL, s->name, NULL);
+}
+
+/*
+ * One run of test_bpf.ko. @arg is "jit", "harden" or "interp"; each sets
+ * the sysctls first, and the summaries are judged by bpfsum_judge().
+ */
+static void step_test_bpf(const struct step *s)
+{
+	const char *jit = strcmp(s->arg, "interp") ? "1" : "0";
+	const char *harden = strcmp(s->arg, "harden") ? "0" : "2";
+	struct buf log = { 0 };
+	char why[512];
+	int ret;
+
+	if (!have_module("test_bpf.ko")) {
+		diag("test_bpf.ko is not in the initramfs");
+		result(0, s->name, NULL);
+		return;
+	}
+	ret = write_file("/proc/sys/net/core/bpf_jit_enable", jit);
+	if (!ret)
+		ret = write_file("/proc/sys/net/core/bpf_jit_harden", harden);
+	if (ret) {
+		diag("cannot set bpf_jit_enable=%s bpf_jit_harden=%s: %s",
+		     jit, harden, strerror(-ret));
+		result(0, s->name, NULL);
+		return;
+	}
+
+	kmsg_drain(&boot_log);
+	ret = load_module("test_bpf.ko", "");
+	kmsg_drain(&log);
+	unload_module("test_bpf");
+
+	ret = bpfsum_judge(log.p ? log.p : "",
+			   *jit == '1' ? BPFSUM_JIT : BPFSUM_INTERP,
+			   why, sizeof(why));
+	diag("test_bpf %s: %s", s->arg, why);
+	free(log.p);
+	result(ret == 0, s->name, NULL);
+}
+
+static const struct step steps[] = {
+	{ .name = "boot_wx", .run = step_boot_wx },
+	{ .name = "test_bpf_jit", .run = step_test_bpf, .arg = "jit" },
+};
+
+int main(void)
+{
+	const char *verdict = getenv("verdict");
+	struct termios tio;
+	struct utsname u;
+	size_t i;
+	int fd;
+
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	fd = open(verdict ? verdict : "/dev/null", O_WRONLY | O_NOCTTY);
+	if (fd < 0 || !(ktap = fdopen(fd, "w"))) {
+		printf("execmem-guest: cannot open verdict channel %s: %s\n",
+		       verdict ? verdict : "(verdict= not given)", strerror(errno));
+		goto out;
+	}
+	if (!tcgetattr(fd, &tio)) {
+		cfmakeraw(&tio);
+		tcsetattr(fd, TCSANOW, &tio);
+	}
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	kmsg_drain(&boot_log);
+
+	uname(&u);
+	/* The plan must follow the version line, or kunit.py ignores it. */
+	fprintf(ktap, "KTAP version 1\n1..%zu\n# guest: %s %s\n",
+		sizeof(steps) / sizeof(steps[0]), u.machine, u.release);
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		steps[i].run(&steps[i]);
+	fprintf(ktap, DONE_MARKER " (%d failed)\n", failures);
+	fflush(ktap);
+	fsync(fd);
+	/* Let the UART drain before the machine goes away. */
+	tcdrain(fd);
+out:
+	sync();
+	reboot(RB_AUTOBOOT);	/* -no-reboot turns this into a QEMU exit */
+	return 0;
+}
