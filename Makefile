@@ -25,14 +25,13 @@ CC_x86_64	:= gcc
 CC_arm64	:= aarch64-linux-gnu-gcc
 
 PATCHES	:= $(shell ci/series.sh series)
-GUEST_SRC := $(wildcard tests/guest/*.c tests/guest/*.h)
 STAGE	:= ci/stage.sh
 
 export CCACHE_BASEDIR := $(CURDIR)
 
 .DEFAULT_GOAL := demo
 .PHONY: demo deps tree apply export build bisect initramfs boot guest check \
-	golden roundtrip help clean
+	golden roundtrip checkpatch help clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -72,17 +71,22 @@ build: $(B)/applied.stamp
 ## bisect      build every prefix of the series: ARCH="x86_64 arm64"
 bisect: $(B)/applied.stamp
 	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
-	@ci/bisect.sh $(TREE) $(B) $(ARCH)
+	@ci/bisect.sh $(TREE) $(B) "$(ARCH)"
 
 $(B)/gen_init_cpio: $(B)/tree.stamp
 	@$(CC_x86_64) -O2 -o $@ $(TREE)/usr/gen_init_cpio.c
 
-$(B)/init-%: $(GUEST_SRC) | $(B)/deps.stamp
-	@$(CC_$*) -O2 -Wall -Wextra -Werror -static -o $@ $(filter %.c,$(GUEST_SRC))
+GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -I$(TREE)/tools/testing/selftests
+
+$(B)/init-%: tests/guest/init.c tests/guest/bpfsum.c tests/guest/bpfsum.h | $(B)/deps.stamp
+	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
+
+$(B)/bpf_fleet-%: tests/guest/bpf_fleet.c $(B)/tree.stamp | $(B)/deps.stamp
+	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 ## initramfs   pack the guest PID 1 and the test modules of ARCH's build
-initramfs: $(B)/gen_init_cpio $(B)/init-$(ARCH)
-	@ci/initramfs.sh $(B)/gen_init_cpio $(B)/init-$(ARCH) $(OUT) $(INITRD)
+initramfs: $(B)/gen_init_cpio $(B)/init-$(ARCH) $(B)/bpf_fleet-$(ARCH)
+	@ci/initramfs.sh $(B)/gen_init_cpio $(B) $(ARCH) $(OUT) $(INITRD)
 
 ## boot        boot ARCH's kernel in QEMU and run the guest suite
 boot: initramfs
@@ -105,12 +109,18 @@ roundtrip: $(B)/applied.stamp
 	@if ci/roundtrip.sh $(TREE) .; then echo "PASS host/roundtrip"; \
 	 else echo "FAIL host/roundtrip"; fi >$(RESULTS)/host-roundtrip
 
+## checkpatch  checkpatch --strict and kernel-doc over the series
+checkpatch: $(B)/applied.stamp
+	@mkdir -p $(RESULTS)
+	@ci/checkpatch.sh $(TREE) series >$(RESULTS)/host-checkpatch
+
 ## check       everything, both arches; closing line 'N passed, N failed'
 check: $(B)/deps.stamp
 	@rm -rf $(RESULTS)
 	@$(STAGE) golden $(MAKE) -s golden
 	@$(STAGE) apply $(MAKE) -s $(B)/applied.stamp
 	@$(STAGE) roundtrip $(MAKE) -s roundtrip
+	@$(STAGE) checkpatch $(MAKE) -s checkpatch
 	@$(STAGE) bisect $(MAKE) -s bisect ARCH="$(ARCHES)"
 	@for a in $(ARCHES); do \
 		$(STAGE) guest-$$a $(MAKE) -s guest ARCH=$$a || exit $$?; done

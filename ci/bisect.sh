@@ -20,7 +20,8 @@ for c in base "${commits[@]}"; do
 	[ $k = 0 ] && name=0000-base
 	for a in $arches; do
 		start=$(date +%s)
-		if ! "$here/build.sh" "$tree" "$b/out-$a" "$a" >/dev/null; then
+		validate=known; [ $k = ${#commits[@]} ] && validate=strict
+		if ! VALIDATE=$validate "$here/build.sh" "$tree" "$b/out-$a" "$a" >/dev/null; then
 			echo "bisect: prefix $name does not build for $a" >&2
 			exit 2
 		fi

@@ -15,14 +15,14 @@ trap 'rm -rf "$tmp"' EXIT
 count=$("${git[@]}" rev-list --count base..series)
 cover=()
 if [ "$count" -gt 0 ] && "${git[@]}" config branch.series.description >/dev/null; then
-	cover=(--cover-letter --cover-from-description=message)
+	cover=(--cover-letter --cover-from-description=subject)
 fi
 # Fixed dates keep the cover letter reproducible; the patches carry their
 # commits' author dates anyway.
 tipdate=$("${git[@]}" log -1 --format=%aD series)
 if [ "$count" -gt 0 ]; then
 	GIT_COMMITTER_DATE=$tipdate GIT_AUTHOR_DATE=$tipdate \
-	"${git[@]}" format-patch -q --zero-commit --no-signature --base=base \
+	"${git[@]}" -c core.abbrev=12 format-patch -q --zero-commit --no-signature --base=base \
 		--subject-prefix="$subject_prefix" "${cover[@]}" -o "$tmp" base..series
 fi
 

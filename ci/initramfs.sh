@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Build a guest initramfs from a gen_init_cpio list: the static PID 1 and
-# every module the kernel build produced.
-# Usage: ci/initramfs.sh GEN_INIT_CPIO INIT KERNEL_OUT OUTPUT
+# Build a guest initramfs from a gen_init_cpio list: the static PID 1, the
+# guest test programs and every module the kernel build produced.
+# Usage: ci/initramfs.sh GEN_INIT_CPIO BINDIR ARCH KERNEL_OUT OUTPUT
+# (BINDIR holds init-ARCH and bpf_fleet-ARCH.)
 set -euo pipefail
-gen=$1 init=$2 kout=$3 output=$4
+gen=$1 bin=$2 arch=$3 kout=$4 output=$5
 
 list=$output.list
 {
@@ -12,7 +13,9 @@ list=$output.list
 	echo "dir /proc 0755 0 0"
 	echo "dir /sys 0755 0 0"
 	echo "dir /modules 0755 0 0"
-	echo "file /init $(realpath "$init") 0755 0 0"
+	echo "dir /bin 0755 0 0"
+	echo "file /init $(realpath "$bin/init-$arch") 0755 0 0"
+	echo "file /bin/bpf_fleet $(realpath "$bin/bpf_fleet-$arch") 0755 0 0"
 	find "$kout" -name '*.ko' | sort | while read -r ko; do
 		echo "file /modules/$(basename "$ko") $(realpath "$ko") 0644 0 0"
 	done

@@ -17,9 +17,13 @@ tar -xaf "$tarball" -C "$tmp" --strip-components=1
 # the tree can be tracked.
 sed -i '\#^/\*$#d' "$tmp/.gitignore"
 git -C "$tmp" init -q -b series
+# The identity and dates are fixed so that the base commit, which the
+# cover letter names in its base-commit: line, is the same on every machine.
+git -C "$tmp" config user.name "Execmem Team"
+git -C "$tmp" config user.email execmem@example.org
 git -C "$tmp" add -A
-git -C "$tmp" -c user.name=execmem-ci -c user.email=ci@execmem.invalid \
-	-c commit.gpgsign=false commit -q -m "linux-source-6.1 $(basename "$tarball")"
+GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
+	git -C "$tmp" -c commit.gpgsign=false commit -q -m "linux-source-6.1 $(basename "$tarball")"
 git -C "$tmp" tag base
 rm -rf "$dest"
 mv "$tmp" "$dest"

@@ -47,10 +47,13 @@ for k in "$g"/ktap/*.ktap; do
 	say "ktap/$name" $got same
 done
 
-# Config validation: NAME.{pass,fail}.config against a canned .config.
+# Config validation: NAME.{pass,fail}.config against a canned .config;
+# NAME.known-{pass,fail}.config with --known-in a tiny Kconfig tree.
 for c in "$g"/config/*.config; do
 	IFS=. read -r name want _ <<<"$(basename "$c")"
-	rc=0; "$ci/validate-config.sh" "$g/config/dotconfig" "$c" 2>/dev/null || rc=$?
+	opt=()
+	case $want in known-*) opt=(--known-in "$g/config/tree"); want=${want#known-} ;; esac
+	rc=0; "$ci/validate-config.sh" "${opt[@]}" "$g/config/dotconfig" "$c" 2>/dev/null || rc=$?
 	got=pass; [ $rc != 0 ] && got=fail
 	say "config/$name" $got "$want"
 done

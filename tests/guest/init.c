@@ -8,6 +8,7 @@
  * leaves the host without a verdict, which the host counts as a failure.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -209,13 +211,134 @@ static void step_test_bpf(const struct step *s)
 	result(ret == 0, s->name, NULL);
 }
 
+/*
+ * Run a TAP-speaking program (@arg: path and options, space separated) and
+ * nest its output as a subtest, indented, named after the step. The step
+ * passes when the program exits 0 (kselftest's KSFT_PASS).
+ */
+static void step_tap_child(const struct step *s)
+{
+	char cmd[256], *argv[16], *save, line[1024];
+	int pfd[2], status = -1, argc = 0;
+	FILE *out;
+	pid_t pid;
+
+	snprintf(cmd, sizeof(cmd), "%s", s->arg);
+	for (argv[argc] = strtok_r(cmd, " ", &save); argv[argc] && argc < 15;
+	     argv[++argc] = strtok_r(NULL, " ", &save))
+		;
+	if (pipe(pfd) || (pid = fork()) < 0) {
+		diag("cannot start %s: %s", argv[0], strerror(errno));
+		result(0, s->name, NULL);
+		return;
+	}
+	if (!pid) {
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	out = fdopen(pfd[0], "r");
+	while (fgets(line, sizeof(line), out)) {
+		fprintf(ktap, "    %s", line);
+		if (!strncmp(line, "TAP version", 11) || !strncmp(line, "KTAP version", 12))
+			fprintf(ktap, "    # Subtest: %s\n", s->name);
+		fputs(line, stdout);
+	}
+	fclose(out);
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		diag("%s exited with status %#x", argv[0], status);
+	result(WIFEXITED(status) && !WEXITSTATUS(status), s->name, NULL);
+}
+
+/*
+ * Load a KUnit test module (@arg) and nest the suite's KTAP, which the
+ * kernel log carries, under this step. The step passes when the suite's
+ * own result line says ok; a suite that never prints one fails. Modules
+ * hold one suite each.
+ */
+static void step_kunit(const struct step *s)
+{
+	struct buf log = { 0 };
+	const char *p, *top = NULL;
+	char suite[64] = "";
+	int ret, ok = 0;
+
+	kmsg_drain(&boot_log);
+	ret = load_module(s->arg, "");
+	kmsg_drain(&log);
+	if (ret)
+		diag("loading %s: %s", s->arg, strerror(-ret));
+	for (p = log.p ? log.p : ""; *p; p = strchr(p, '\n') + 1) {
+		size_t n = strcspn(p, "\n");
+
+		if (!top && (strstr(p, "KTAP version") == p + 4 ||
+			     strstr(p, "# Subtest:") == p + 4))
+			top = p;
+		if (top && (!strncmp(p, "ok ", 3) || !strncmp(p, "not ok ", 7))) {
+			ok = p[0] == 'o';
+			break;
+		}
+		if (top && !*suite)
+			sscanf(p, " # Subtest: %63s", suite);
+		if (top)
+			fprintf(ktap, "%.*s\n", (int)n, p);
+		if (!p[n])
+			break;
+	}
+	if (!top || !ok)
+		diag("%s: %s", s->arg, !top ? "no KTAP in the kernel log" : "suite failed");
+	unload_module(s->name);
+	free(log.p);
+	/* KTAP wants the result line to carry the suite's name. */
+	result(top && ok, *suite ? suite : s->name, NULL);
+}
+
 static const struct step steps[] = {
 	{ .name = "boot_wx", .run = step_boot_wx },
 	{ .name = "test_bpf_jit", .run = step_test_bpf, .arg = "jit" },
+	{ .name = "bpf_fleet", .run = step_tap_child, .arg = "/bin/bpf_fleet -n 2000" },
 };
+
+/* mode=demo on the command line: the reviewer's demo, no verdicts to judge. */
+static const struct step demo_steps[] = {
+	{ .name = "bpf_fleet", .run = step_tap_child, .arg = "/bin/bpf_fleet -n 300 -r" },
+};
+
+/* The fixed steps, then one per KUnit module in the initramfs. */
+static struct step *make_plan(size_t *n)
+{
+	struct step *plan = malloc(sizeof(steps) + 32 * sizeof(*plan));
+	DIR *d = opendir(MODDIR);
+	struct dirent *e;
+
+	memcpy(plan, steps, sizeof(steps));
+	*n = sizeof(steps) / sizeof(steps[0]);
+	while (d && (e = readdir(d)) && *n < sizeof(steps) / sizeof(steps[0]) + 32) {
+		size_t len = strlen(e->d_name);
+
+		if (len < 10 || strcmp(e->d_name + len - 9, "_kunit.ko"))
+			continue;
+		plan[*n] = (struct step){
+			.name = strndup(e->d_name, len - 3),
+			.run = step_kunit,
+			.arg = strdup(e->d_name),
+		};
+		(*n)++;
+	}
+	if (d)
+		closedir(d);
+	return plan;
+}
 
 int main(void)
 {
+	const struct step *plan;
+	size_t nsteps;
+	const char *mode = getenv("mode");
 	const char *verdict = getenv("verdict");
 	struct termios tio;
 	struct utsname u;
@@ -242,11 +365,17 @@ int main(void)
 	kmsg_drain(&boot_log);
 
 	uname(&u);
+	if (mode && !strcmp(mode, "demo")) {
+		plan = demo_steps;
+		nsteps = sizeof(demo_steps) / sizeof(demo_steps[0]);
+	} else {
+		plan = make_plan(&nsteps);
+	}
 	/* The plan must follow the version line, or kunit.py ignores it. */
 	fprintf(ktap, "KTAP version 1\n1..%zu\n# guest: %s %s\n",
-		sizeof(steps) / sizeof(steps[0]), u.machine, u.release);
-	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
-		steps[i].run(&steps[i]);
+		nsteps, u.machine, u.release);
+	for (i = 0; i < nsteps; i++)
+		plan[i].run(&plan[i]);
 	fprintf(ktap, DONE_MARKER " (%d failed)\n", failures);
 	fflush(ktap);
 	fsync(fd);

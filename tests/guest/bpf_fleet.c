@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Load a fleet of socket-filter programs whose JIT sizes follow the
+ * distribution in the execmem v2 cover letter (half under 500 bytes, three
+ * quarters under 2 KiB, a tail to about 16 KiB), run each once, and report
+ * where their text landed: distinct 4K and 2M pages, the page-table level
+ * and permissions that map it, and how the direct map changed.
+ *
+ * Usage: bpf_fleet [-n COUNT] [-r]   (-r: also print a human report)
+ *
+ * Output is TAP through the kernel's kselftest.h. Lines "# metric: NAME
+ * VALUE" carry the figures the benchmark collects.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+
+#define MAX_PROGS	4096
+#define MAX_INSNS	4096
+/* x86 and arm64 name their kernel page-table dumps differently. */
+static const char *const pt_files[] = {
+	"/sys/kernel/debug/page_tables/kernel",
+	"/sys/kernel/debug/kernel_page_tables",
+};
+
+struct prog {
+	int fd;
+	uint32_t expect;	/* what the program returns */
+	uint64_t addr;		/* JIT image, from bpf_prog_info */
+	uint32_t len;
+};
+
+static struct prog progs[MAX_PROGS];
+static int nprogs = 2000;
+
+/*
+ * kselftest.h prints a skip as "ok N # SKIP reason", with no name, which
+ * KTAP parsers (kunit.py among them) do not take as a result. Name it.
+ */
+static void skip_named(const char *name, const char *reason)
+{
+	ksft_inc_xskip_cnt();
+	printf("ok %u %s # SKIP %s\n", ksft_test_num(), name, reason);
+}
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+/*
+ * Deterministic JIT size targets for program @i of @n: a fixed shuffle of
+ * the quantiles, so every run (and both kernels of a benchmark) load the
+ * same fleet.
+ */
+static unsigned int target_bytes(int i, int n)
+{
+	unsigned int q = (unsigned int)(((uint64_t)i * 7919) % n) * 1000u / n;
+
+	if (q < 500)			/* 50%: 64..499 bytes */
+		return 64 + q * 435 / 500;
+	if (q < 750)			/* 25%: 500..2047 bytes */
+		return 500 + (q - 500) * 1547 / 250;
+	return 2048 + (q - 750) * (q - 750) * 14336 / (250 * 250);	/* tail */
+}
+
+/* r0 = 0; r0 += k (imm32, so one fixed-size instruction each); exit. */
+static int load_one(int i, struct prog *p)
+{
+	static struct bpf_insn insns[MAX_INSNS];
+	unsigned int n = (target_bytes(i, nprogs) - 40) / 6, k;
+	union bpf_attr attr;
+	uint64_t sum = 0;
+
+	if (n < 1)
+		n = 1;
+	if (n > MAX_INSNS - 2)
+		n = MAX_INSNS - 2;
+	insns[0] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K };
+	for (k = 1; k <= n; k++) {
+		int32_t imm = 0x10000 + (int32_t)((i * 2654435761u + k * 40503u) & 0x3fffffff);
+
+		insns[k] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K, .imm = imm };
+		sum += imm;
+	}
+	insns[n + 1] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = n + 2;
+	attr.license = (uintptr_t)"GPL";
+	snprintf(attr.prog_name, sizeof(attr.prog_name), "fleet_%d", i);
+	p->fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	p->expect = (uint32_t)sum;
+	return p->fd < 0 ? -errno : 0;
+}
+
+static int prog_info(struct prog *p)
+{
+	struct bpf_prog_info info;
+	uint64_t ksym = 0;
+	union bpf_attr attr;
+
+	memset(&info, 0, sizeof(info));
+	info.nr_jited_ksyms = 1;
+	info.jited_ksyms = (uintptr_t)&ksym;
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = p->fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uintptr_t)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		return -errno;
+	p->addr = ksym;
+	p->len = info.jited_prog_len;
+	return 0;
+}
+
+static int run_one(struct prog *p, uint32_t *ret)
+{
+	unsigned char pkt[64] = { 0 };
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = p->fd;
+	attr.test.data_in = (uintptr_t)pkt;
+	attr.test.data_size_in = sizeof(pkt);
+	attr.test.repeat = 1;
+	if (sys_bpf(BPF_PROG_TEST_RUN, &attr))
+		return -errno;
+	*ret = attr.test.retval;
+	return 0;
+}
+
+static long meminfo(const char *key)
+{
+	char line[256];
+	size_t len = strlen(key);
+	long val = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':')
+			val = strtol(line + len + 1, NULL, 10);
+	if (f)
+		fclose(f);
+	return val;
+}
+
+/* Lines of /proc/vmallocinfo that name execmem: its backing chunks. */
+static int execmem_chunks(void)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		n += strstr(line, "execmem") != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * Does BPF allocate its text from execmem on this kernel? The series
+ * replaces bpf_prog_pack with execmem, so: execmem_alloc is there and
+ * bpf_prog_pack_alloc is gone.
+ */
+static int bpf_on_execmem(void)
+{
+	int execmem = 0, pack = 0;
+	char line[512];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		execmem |= strstr(line, " execmem_alloc\n") != NULL;
+		pack |= strstr(line, " bpf_prog_pack_alloc\n") != NULL;
+	}
+	if (f)
+		fclose(f);
+	return execmem && !pack;
+}
+
+static int fleet_in_kallsyms(void)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		n += strstr(line, "_fleet_") && strstr(line, "[bpf]");
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* ---- page tables ----------------------------------------------------- */
+
+struct pt_range {
+	uint64_t start, end;
+	char level[8];
+	int present, writable, exec;
+	char text[256];
+};
+
+static struct pt_range *pt;
+static int npt;
+
+/*
+ * Parse the ptdump lines: "0xSTART-0xEND SIZE ... {RW|ro} ... {x|NX} ...
+ * LEVEL". x86 writes the level last in lower case; arm64 writes it after
+ * the size in upper case. Lines with neither RW nor ro are not present.
+ */
+static void pt_load(void)
+{
+	static const char *const levels[] = { "pte", "pmd", "pud", "p4d", "pgd" };
+	char line[256];
+	FILE *f = NULL;
+	size_t i;
+
+	for (i = 0; !f && i < sizeof(pt_files) / sizeof(pt_files[0]); i++)
+		f = fopen(pt_files[i], "r");
+
+	npt = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		struct pt_range r = { 0 };
+		char *tok, *save;
+
+		if (sscanf(line, "0x%lx-0x%lx", &r.start, &r.end) != 2)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(r.text, sizeof(r.text), "%s", line);
+		for (tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			if (!strcmp(tok, "RW"))
+				r.present = r.writable = 1;
+			else if (!strcmp(tok, "ro"))
+				r.present = 1;
+			else if (!strcmp(tok, "x"))
+				r.exec = 1;
+			for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+				if (!strcasecmp(tok, levels[i]))
+					snprintf(r.level, sizeof(r.level), "%s", levels[i]);
+		}
+		pt = realloc(pt, (npt + 1) * sizeof(*pt));
+		pt[npt++] = r;
+	}
+	if (f)
+		fclose(f);
+}
+
+static const struct pt_range *pt_find(uint64_t addr)
+{
+	int i;
+
+	for (i = 0; i < npt; i++)
+		if (addr >= pt[i].start && addr < pt[i].end)
+			return &pt[i];
+	return NULL;
+}
+
+/* ---- the fleet ------------------------------------------------------- */
+
+static int load_all(int *loaded)
+{
+	int i, err = 0;
+
+	for (i = 0, *loaded = 0; i < nprogs; i++) {
+		int ret = load_one(i, &progs[i]);
+
+		if (ret) {
+			if (!err)
+				ksft_print_msg("program %d failed to load: %s\n", i, strerror(-ret));
+			err = ret;
+			continue;
+		}
+		(*loaded)++;
+		prog_info(&progs[i]);
+	}
+	return err;
+}
+
+static void unload_all(void)
+{
+	int i;
+
+	for (i = 0; i < nprogs; i++)
+		if (progs[i].fd >= 0)
+			close(progs[i].fd);
+	/* Programs are freed from a workqueue after an RCU grace period. */
+	sleep(2);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Number of distinct (addr >> shift) pages the fleet's text touches. */
+static long distinct_pages(int shift)
+{
+	uint64_t *pg = NULL;
+	size_t n = 0, i, d = 0;
+
+	for (i = 0; i < (size_t)nprogs; i++) {
+		uint64_t a;
+
+		if (!progs[i].len)
+			continue;
+		for (a = progs[i].addr >> shift; a <= (progs[i].addr + progs[i].len - 1) >> shift; a++) {
+			pg = realloc(pg, (n + 1) * sizeof(*pg));
+			pg[n++] = a;
+		}
+	}
+	qsort(pg, n, sizeof(*pg), cmp_u64);
+	for (i = 0; i < n; i++)
+		d += !i || pg[i] != pg[i - 1];
+	free(pg);
+	return d;
+}
+
+static void report_sizes(void)
+{
+	static uint32_t len[MAX_PROGS];
+	uint64_t total = 0;
+	int i;
+
+	for (i = 0; i < nprogs; i++) {
+		len[i] = progs[i].len;
+		total += len[i];
+	}
+	qsort(len, nprogs, sizeof(len[0]), cmp_u32);
+	ksft_print_msg("metric: jit_bytes_p50 %u\n", len[nprogs / 2]);
+	ksft_print_msg("metric: jit_bytes_p75 %u\n", len[nprogs * 3 / 4]);
+	ksft_print_msg("metric: jit_bytes_max %u\n", len[nprogs - 1]);
+	ksft_print_msg("metric: jit_bytes_total %lu\n", (unsigned long)total);
+}
+
+/*
+ * Every program must sit on one present, read-only, executable mapping;
+ * with execmem that mapping must be a PMD. Returns the number of programs
+ * that break the rule.
+ */
+static int check_placement(int want_pmd, uint64_t *pmd_bytes)
+{
+	int i, bad = 0;
+
+	pt_load();
+	*pmd_bytes = 0;
+	for (i = 0; i < nprogs; i++) {
+		const struct pt_range *r = pt_find(progs[i].addr);
+		const struct pt_range *e = pt_find(progs[i].addr + progs[i].len - 1);
+		int pmd = r && !strcmp(r->level, "pmd");
+
+		if (pmd && e && !strcmp(e->level, "pmd"))
+			*pmd_bytes += progs[i].len;
+		if (r && e && r->present && !r->writable && r->exec &&
+		    e->present && !e->writable && e->exec && (pmd || !want_pmd))
+			continue;
+		if (bad++ < 3)
+			ksft_print_msg("fleet_%d at %#lx+%u: %s\n", i,
+				       (unsigned long)progs[i].addr, progs[i].len,
+				       r ? r->text : "no page-table entry");
+	}
+	return bad;
+}
+
+/* The human report of the demo: where the fleet lives and how it is mapped. */
+static void report(void)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	char line[512];
+	FILE *f;
+	int i;
+
+	for (i = 0; i < nprogs; i++) {
+		if (!progs[i].len)
+			continue;
+		if (progs[i].addr < lo)
+			lo = progs[i].addr;
+		if (progs[i].addr + progs[i].len > hi)
+			hi = progs[i].addr + progs[i].len;
+	}
+	f = fopen("/proc/kallsyms", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, " _etext\n") || strstr(line, " _stext\n"))
+			ksft_print_msg("report: kallsyms %s", line);
+	if (f)
+		fclose(f);
+	ksft_print_msg("report: BPF text spans %#lx-%#lx\n", (unsigned long)lo,
+		       (unsigned long)hi);
+	for (i = 0; i < nprogs && i < 3; i++)
+		ksft_print_msg("report: fleet_%d at %#lx, %u bytes\n", i,
+			       (unsigned long)progs[i].addr, progs[i].len);
+	pt_load();
+	for (i = 0; i < npt; i++)
+		if (pt[i].end > lo && pt[i].start < hi)
+			ksft_print_msg("report: page_tables %s\n", pt[i].text);
+}
+
+int main(int argc, char **argv)
+{
+	long dm4k[3], dm2m[3];
+	int opt, want_report = 0, loaded, i, bad, chunks0, execmem;
+	struct rlimit rl = { MAX_PROGS + 64, MAX_PROGS + 64 };
+	uint64_t pmd_bytes = 0, total = 0;
+
+	while ((opt = getopt(argc, argv, "n:r")) != -1) {
+		if (opt == 'n')
+			nprogs = atoi(optarg);
+		else if (opt == 'r')
+			want_report = 1;
+	}
+	if (nprogs < 1 || nprogs > MAX_PROGS)
+		nprogs = 2000;
+	for (i = 0; i < nprogs; i++)
+		progs[i].fd = -1;
+
+	ksft_print_header();
+	ksft_set_plan(7);
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		ksft_print_msg("setrlimit: %s\n", strerror(errno));
+	execmem = bpf_on_execmem();
+	chunks0 = execmem_chunks();
+	dm4k[0] = meminfo("DirectMap4k");
+	dm2m[0] = meminfo("DirectMap2M");
+
+	/* 1: load */
+	load_all(&loaded);
+	ksft_print_msg("loaded %d of %d programs\n", loaded, nprogs);
+	ksft_test_result(loaded == nprogs, "load\n");
+
+	/* 2: JIT'ed */
+	for (i = 0, bad = 0; i < nprogs; i++)
+		bad += progs[i].fd >= 0 && !progs[i].len;
+	ksft_print_msg("%d programs not JIT'ed\n", bad);
+	ksft_test_result(!bad && loaded, "jited\n");
+	report_sizes();
+
+	/* 3: run and check every return value */
+	for (i = 0, bad = 0; i < nprogs; i++) {
+		uint32_t ret = 0;
+
+		if (progs[i].fd < 0 || run_one(&progs[i], &ret) || ret != progs[i].expect) {
+			if (bad++ < 3)
+				ksft_print_msg("fleet_%d returned %#x, expected %#x\n",
+					       i, ret, progs[i].expect);
+		}
+	}
+	ksft_print_msg("%d programs returned a wrong value\n", bad);
+	ksft_test_result(!bad, "run\n");
+
+	/* 4: kallsyms knows every program */
+	i = fleet_in_kallsyms();
+	ksft_print_msg("kallsyms lists %d of %d programs\n", i, nprogs);
+	ksft_test_result(i == nprogs, "kallsyms\n");
+
+	/* 5: placement */
+	bad = check_placement(execmem, &pmd_bytes);
+	for (i = 0; i < nprogs; i++)
+		total += progs[i].len;
+	dm4k[1] = meminfo("DirectMap4k");
+	dm2m[1] = meminfo("DirectMap2M");
+	ksft_print_msg("metric: text_pages_4k %ld\n", distinct_pages(12));
+	ksft_print_msg("metric: text_pages_2m %ld\n", distinct_pages(21));
+	ksft_print_msg("metric: text_pmd_permille %lu\n",
+		       total ? (unsigned long)(pmd_bytes * 1000 / total) : 0);
+	ksft_print_msg("metric: execmem_chunks_loaded %d\n", execmem_chunks() - chunks0);
+	ksft_print_msg("metric: directmap4k_kb_load %ld\n", dm4k[1] - dm4k[0]);
+	ksft_print_msg("metric: directmap2m_kb_load %ld\n", dm2m[1] - dm2m[0]);
+	if (want_report)
+		report();
+	ksft_print_msg("%d programs not on ro+x %s mappings\n", bad,
+		       execmem ? "pmd" : "kernel");
+	ksft_test_result(!bad, "placement\n");
+
+	/* 6: unload, reload, run again */
+	unload_all();
+	load_all(&loaded);
+	for (i = 0, bad = 0; i < nprogs; i++) {
+		uint32_t ret = 0;
+
+		bad += progs[i].fd < 0 || run_one(&progs[i], &ret) || ret != progs[i].expect;
+	}
+	dm4k[2] = meminfo("DirectMap4k");
+	dm2m[2] = meminfo("DirectMap2M");
+	ksft_print_msg("metric: directmap4k_kb_reload %ld\n", dm4k[2] - dm4k[1]);
+	ksft_print_msg("metric: directmap2m_kb_reload %ld\n", dm2m[2] - dm2m[1]);
+	ksft_print_msg("reload: %d of %d loaded, %d wrong\n", loaded, nprogs, bad);
+	ksft_test_result(loaded == nprogs && !bad, "reload\n");
+
+	/* 7: everything unloaded gives every execmem chunk back */
+	unload_all();
+	i = execmem_chunks() - chunks0;
+	ksft_print_msg("metric: execmem_chunks_after_unload %d\n", i);
+	if (!execmem)
+		skip_named("chunks_given_back", "BPF does not use execmem on this kernel");
+	else
+		ksft_test_result(i == 0, "chunks_given_back\n");
+
+	ksft_finished();
+}
