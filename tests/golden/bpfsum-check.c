@@ -15,7 +15,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: bpfsum-check jit|interp LOG\n");
+		fprintf(stderr, "usage: bpfsum-check jit|interp|harden-loads LOG\n");
 		return 2;
 	}
 	f = fopen(argv[2], "r");
@@ -26,8 +26,19 @@ int main(int argc, char **argv)
 	n = fread(log, 1, sizeof(log) - 1, f);
 	log[n] = '\0';
 	fclose(f);
-	ret = bpfsum_judge(log, strcmp(argv[1], "interp") ? BPFSUM_JIT : BPFSUM_INTERP,
-			   why, sizeof(why));
+	if (!strcmp(argv[1], "harden-loads")) {
+		char params[64][64];
+		int i, n, skipped;
+
+		n = bpfsum_harden_loads(log, params, 64, &skipped);
+		printf("skipped %d\n", skipped);
+		for (i = 0; i < n; i++)
+			printf("%s\n", params[i]);
+		return 0;
+	}
+	ret = bpfsum_judge(log, !strcmp(argv[1], "interp") ? BPFSUM_INTERP :
+			   !strcmp(argv[1], "harden") ? BPFSUM_HARDEN : BPFSUM_JIT,
+			   BPFSUM_SUITES, why, sizeof(why));
 	printf("%s\n", why);
 	return ret ? 1 : 0;
 }

@@ -33,6 +33,15 @@ for log in "$g"/bpfsum/*.log; do
 	say "bpfsum/$name.$mode" $got "$want"
 done
 
+# Hardened-run planning: NAME.log (a JIT run's log) -> NAME.expected.
+for log in "$g"/harden/*.log; do
+	name=$(basename "$log" .log)
+	got=same
+	"$tmp/bpfsum-check" harden-loads "$log" | diff -u "$g/harden/$name.expected" - >&2 ||
+		got=different
+	say "harden/$name" $got same
+done
+
 # KTAP through kunit.py parse and ci/ktap-report.py: NAME.ktap -> NAME.expected.
 for k in "$g"/ktap/*.ktap; do
 	name=$(basename "$k" .ktap)

@@ -173,23 +173,25 @@ static int execmem_chunks(void)
 }
 
 /*
- * Does BPF allocate its text from execmem on this kernel? The series
- * replaces bpf_prog_pack with execmem, so: execmem_alloc is there and
- * bpf_prog_pack_alloc is gone.
+ * Does BPF allocate its text from execmem on this kernel? Only x86_64 has
+ * an execmem backend, and there the series puts BPF on execmem: so,
+ * x86_64 and execmem_alloc is in kallsyms (the baseline kernel has none).
  */
 static int bpf_on_execmem(void)
 {
-	int execmem = 0, pack = 0;
+#ifdef __x86_64__
 	char line[512];
+	int found = 0;
 	FILE *f = fopen("/proc/kallsyms", "r");
 
-	while (f && fgets(line, sizeof(line), f)) {
-		execmem |= strstr(line, " execmem_alloc\n") != NULL;
-		pack |= strstr(line, " bpf_prog_pack_alloc\n") != NULL;
-	}
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, " execmem_alloc\n") != NULL;
 	if (f)
 		fclose(f);
-	return execmem && !pack;
+	return found;
+#else
+	return 0;
+#endif
 }
 
 static int fleet_in_kallsyms(void)
@@ -384,6 +386,50 @@ static int check_placement(int want_pmd, uint64_t *pmd_bytes)
 	return bad;
 }
 
+/* Present mappings in the whole kernel page-table dump that are W+X. */
+static int wx_mappings(void)
+{
+	int i, n = 0;
+
+	pt_load();
+	for (i = 0; i < npt; i++) {
+		if (!(pt[i].present && pt[i].writable && pt[i].exec))
+			continue;
+		if (n++ < 3)
+			ksft_print_msg("W+X: %s\n", pt[i].text);
+	}
+	return n;
+}
+
+static uint64_t ksym_addr(const char *name)
+{
+	char line[512], sym[256], type;
+	unsigned long long addr;
+	uint64_t found = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 &&
+		    !strcmp(sym, name))
+			found = addr;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * With a text tail, the first programs go there: right after _etext, in
+ * the same 2 MiB page as the end of the kernel text.
+ */
+static int first_in_text_tail(void)
+{
+	uint64_t etext = ksym_addr("_etext"), a = progs[0].addr;
+
+	ksft_print_msg("_etext %#lx, fleet_0 at %#lx\n", (unsigned long)etext,
+		       (unsigned long)a);
+	return etext && a >= etext && (a >> 21) == ((etext - 1) >> 21);
+}
+
 /* The human report of the demo: where the fleet lives and how it is mapped. */
 static void report(void)
 {
@@ -423,6 +469,7 @@ int main(int argc, char **argv)
 	int opt, want_report = 0, loaded, i, bad, chunks0, execmem;
 	struct rlimit rl = { MAX_PROGS + 64, MAX_PROGS + 64 };
 	uint64_t pmd_bytes = 0, total = 0;
+	FILE *f;
 
 	while ((opt = getopt(argc, argv, "n:r")) != -1) {
 		if (opt == 'n')
@@ -436,7 +483,11 @@ int main(int argc, char **argv)
 		progs[i].fd = -1;
 
 	ksft_print_header();
-	ksft_set_plan(7);
+	ksft_set_plan(8);
+	/* The kallsyms check needs BPF programs in kallsyms. */
+	f = fopen("/proc/sys/net/core/bpf_jit_kallsyms", "w");
+	if (!f || fputs("1", f) < 0 || fclose(f))
+		ksft_print_msg("cannot enable bpf_jit_kallsyms\n");
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		ksft_print_msg("setrlimit: %s\n", strerror(errno));
 	execmem = bpf_on_execmem();
@@ -491,7 +542,14 @@ int main(int argc, char **argv)
 		report();
 	ksft_print_msg("%d programs not on ro+x %s mappings\n", bad,
 		       execmem ? "pmd" : "kernel");
+	if (execmem && !first_in_text_tail()) {
+		ksft_print_msg("fleet_0 is not in the text tail\n");
+		bad++;
+	}
 	ksft_test_result(!bad, "placement\n");
+	i = wx_mappings();
+	ksft_print_msg("%d W+X mappings with the fleet loaded\n", i);
+	ksft_test_result(i == 0, "no_wx\n");
 
 	/* 6: unload, reload, run again */
 	unload_all();
@@ -513,7 +571,7 @@ int main(int argc, char **argv)
 	i = execmem_chunks() - chunks0;
 	ksft_print_msg("metric: execmem_chunks_after_unload %d\n", i);
 	if (!execmem)
-		skip_named("chunks_given_back", "BPF does not use execmem on this kernel");
+		skip_named("chunks_given_back", "BPF does not use execmem on this kernel or arch");
 	else
 		ksft_test_result(i == 0, "chunks_given_back\n");
 

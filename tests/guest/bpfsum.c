@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
 
@@ -18,10 +19,16 @@ static int parse_line(const char *line, int *pass, int *fail, int *jit, int *run
 	return 0;
 }
 
-int bpfsum_judge(const char *log, enum bpfsum_mode mode, char *why, size_t len)
+int bpfsum_judge(const char *log, enum bpfsum_mode mode, int summaries,
+		 char *why, size_t len)
 {
-	int seen = 0, passed = 0, jitted = 0, ran = 0;
+	int seen = 0, passed = 0, failed = 0, refused = 0, jitted = 0, ran = 0;
 	const char *p = log;
+
+	if (mode == BPFSUM_HARDEN)
+		for (p = strstr(log, BPFSUM_REFUSED); p; p = strstr(p + 1, BPFSUM_REFUSED))
+			refused++;
+	p = log;
 
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
@@ -35,7 +42,8 @@ int bpfsum_judge(const char *log, enum bpfsum_mode mode, char *why, size_t len)
 			continue;
 		seen++;
 		passed += pass;
-		if (fail) {
+		failed += fail;
+		if (fail && mode != BPFSUM_HARDEN) {
 			snprintf(why, len, "%d FAILED in: %s", fail, line);
 			return -1;
 		}
@@ -43,7 +51,7 @@ int bpfsum_judge(const char *log, enum bpfsum_mode mode, char *why, size_t len)
 			continue;	/* skb_segment has no JIT count */
 		jitted += jit;
 		ran += run;
-		if (mode == BPFSUM_JIT && jit != run) {
+		if (mode != BPFSUM_INTERP && jit != run) {
 			snprintf(why, len, "only %d of %d JIT'ed in: %s", jit, run, line);
 			return -1;
 		}
@@ -52,14 +60,54 @@ int bpfsum_judge(const char *log, enum bpfsum_mode mode, char *why, size_t len)
 			return -1;
 		}
 	}
-	if (seen != BPFSUM_SUITES) {
-		snprintf(why, len, "found %d of %d Summary: lines", seen, BPFSUM_SUITES);
+	if (seen != summaries) {
+		snprintf(why, len, "found %d of %d Summary: lines", seen, summaries);
 		return -1;
 	}
 	if (!passed) {
 		snprintf(why, len, "no test passed");
 		return -1;
 	}
+	if (failed != refused) {
+		snprintf(why, len, "%d FAILED, of which only %d refused as JIT-required",
+			 failed, refused);
+		return -1;
+	}
 	snprintf(why, len, "%d passed, 0 failed, %d/%d JIT'ed", passed, jitted, ran);
+	if (refused)
+		snprintf(why + strlen(why), len - strlen(why),
+			 ", %d refused (blinding failed, JIT required)", refused);
 	return 0;
+}
+
+int bpfsum_harden_loads(const char *jit_log, char params[][64], int max,
+			int *skipped)
+{
+	static const char mark[] = "test_bpf: #";
+	const char *p = jit_log, *eol;
+	int n = 0, next = 0, last = -1, seen = 0, id;
+
+	while ((p = strstr(p, mark))) {
+		p += strlen(mark);
+		if (sscanf(p, "%d", &id) != 1)
+			continue;
+		if (id > last)
+			last = id;
+		eol = strchrnul(p, '\n');
+		if (!memmem(p, eol - p, BPFSUM_SLOW_UNDER_HARDEN,
+			    strlen(BPFSUM_SLOW_UNDER_HARDEN)) || !seen++)
+			continue;	/* fast, or the representative */
+		if (id > next && n < max - 3)
+			snprintf(params[n++], 64, "test_suite=test_bpf test_range=%d,%d",
+				 next, id - 1);
+		next = id + 1;
+	}
+	*skipped = seen ? seen - 1 : 0;
+	if (last < 0)
+		return 0;
+	if (next <= last)
+		snprintf(params[n++], 64, "test_suite=test_bpf test_range=%d,%d", next, last);
+	snprintf(params[n++], 64, "test_suite=test_tail_calls");
+	snprintf(params[n++], 64, "test_suite=test_skb_segment");
+	return n;
 }

@@ -11,15 +11,49 @@
 enum bpfsum_mode {
 	BPFSUM_JIT,	/* every test that ran must have been JIT'ed */
 	BPFSUM_INTERP,	/* nothing may have been JIT'ed */
+	/*
+	 * As BPFSUM_JIT, under bpf_jit_harden=2. 6.1.192 refuses a program
+	 * whose JIT was requested but failed (bpf_prog_select_runtime(),
+	 * jit_needed = fp->jit_requested) instead of interpreting it, and
+	 * blinding fails on the tests whose jumps then overflow 16 bits.
+	 * test_bpf counts those as FAILED with "FAIL to select_runtime
+	 * err=-524"; here they count as refused, and every FAILED must be
+	 * one of them.
+	 */
+	BPFSUM_HARDEN,
 };
 
-/* test_bpf prints one summary per sub-suite: main, tail calls, skb segment. */
+#define BPFSUM_REFUSED "FAIL to select_runtime err=-524"
+
+/* A full load prints one summary per sub-suite: main, tail calls, skb segment. */
 #define BPFSUM_SUITES 3
 
 /*
- * Judge the kernel log @log. Returns 0 when all summaries are present and
- * clean, -1 otherwise; either way a one-line explanation lands in @why.
+ * Judge the kernel log @log, which must hold exactly @summaries summary
+ * lines. Returns 0 when they are all present and clean, -1 otherwise;
+ * either way a one-line explanation lands in @why.
  */
-int bpfsum_judge(const char *log, enum bpfsum_mode mode, char *why, size_t len);
+int bpfsum_judge(const char *log, enum bpfsum_mode mode, int summaries,
+		 char *why, size_t len);
+
+/*
+ * Under bpf_jit_harden=2 the "all ... magnitudes" tests (immediate,
+ * register and operand magnitudes) take about 145 s each in TCG, where
+ * they take under a second unhardened: constant blinding rewrites their
+ * thousands of immediates one instruction at a time
+ * (bpf_patch_insn_single(), quadratic in program size). The 101 of them
+ * would need four hours. The hardened run skips all but the first of
+ * them; all of them still run with the JIT and with the interpreter.
+ *
+ * From the log of a JIT run (@jit_log), write the module parameters of
+ * the hardened run into @params: main-suite test ranges that leave those
+ * tests out, then the tail-call and skb-segment suites. Test ids come
+ * from the log, so nothing depends on test_bpf's numbering. Returns the
+ * number of loads (0 if the log names no test) and the number of tests
+ * left out in *@skipped.
+ */
+#define BPFSUM_SLOW_UNDER_HARDEN " magnitudes"
+int bpfsum_harden_loads(const char *jit_log, char params[][64], int max,
+			int *skipped);
 
 #endif
