@@ -172,6 +172,22 @@ static int execmem_chunks(void)
 	return n;
 }
 
+static uint64_t ksym_addr(const char *name)
+{
+	char line[512], sym[256], type;
+	unsigned long long addr;
+	uint64_t found = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 &&
+		    !strcmp(sym, name))
+			found = addr;
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /*
  * Does BPF allocate its text from execmem on this kernel? Only x86_64 has
  * an execmem backend, and there the series puts BPF on execmem: so,
@@ -180,15 +196,7 @@ static int execmem_chunks(void)
 static int bpf_on_execmem(void)
 {
 #ifdef __x86_64__
-	char line[512];
-	int found = 0;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = strstr(line, " execmem_alloc\n") != NULL;
-	if (f)
-		fclose(f);
-	return found;
+	return ksym_addr("execmem_alloc") != 0;
 #else
 	return 0;
 #endif
@@ -401,21 +409,6 @@ static int wx_mappings(void)
 	return n;
 }
 
-static uint64_t ksym_addr(const char *name)
-{
-	char line[512], sym[256], type;
-	unsigned long long addr;
-	uint64_t found = 0;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 &&
-		    !strcmp(sym, name))
-			found = addr;
-	if (f)
-		fclose(f);
-	return found;
-}
 
 /*
  * With a text tail, the first programs go there: right after _etext, in
