@@ -25,13 +25,17 @@ CC_x86_64	:= gcc
 CC_arm64	:= aarch64-linux-gnu-gcc
 
 PATCHES	:= $(shell ci/series.sh series)
+
+# The debug variant boots into the guest's debug run and dies on any WARN.
+BOOT_APPEND_debug := mode=debug panic_on_warn=1
+BOOT_APPEND ?= $(BOOT_APPEND_$(VARIANT))
 STAGE	:= ci/stage.sh
 
 export CCACHE_BASEDIR := $(CURDIR)
 
 .DEFAULT_GOAL := demo
 .PHONY: demo deps tree apply export build bisect initramfs boot guest check \
-	golden roundtrip checkpatch help clean
+	golden roundtrip checkpatch mutants bench help clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -78,10 +82,11 @@ $(B)/gen_init_cpio: $(B)/tree.stamp
 
 GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -I$(TREE)/tools/testing/selftests
 
-$(B)/init-%: tests/guest/init.c tests/guest/bpfsum.c tests/guest/bpfsum.h | $(B)/deps.stamp
+$(B)/init-%: tests/guest/init.c tests/guest/bpfsum.c tests/guest/bpfsum.h \
+		tests/guest/vmsum.c tests/guest/vmsum.h tests/guest/ksym.h | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(B)/bpf_fleet-%: tests/guest/bpf_fleet.c $(B)/tree.stamp | $(B)/deps.stamp
+$(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/ksym.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 ## initramfs   pack the guest PID 1 and the test modules of ARCH's build
@@ -95,7 +100,7 @@ boot: initramfs
 ## guest       boot, then judge: KTAP via kunit.py parse, splat scan
 guest: initramfs
 	@mkdir -p $(RESULTS)
-	@ci/guest.sh $(ARCH) $(ARCH)$(SUFFIX) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS) \
+	@BOOT_APPEND="$(BOOT_APPEND)" ci/guest.sh $(ARCH) $(ARCH)$(SUFFIX) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS) \
 		$(TREE) $(RESULTS)/$(ARCH)$(SUFFIX)
 
 ## golden      run the log parsers against canned logs (tests/golden)
@@ -114,7 +119,7 @@ checkpatch: $(B)/applied.stamp
 	@mkdir -p $(RESULTS)
 	@ci/checkpatch.sh $(TREE) series >$(RESULTS)/host-checkpatch
 
-## check       everything, both arches; closing line 'N passed, N failed'
+## check       everything: both arches, the x86_64 debug kernel; 'N passed, N failed'
 check: $(B)/deps.stamp
 	@rm -rf $(RESULTS)
 	@$(STAGE) golden $(MAKE) -s golden
@@ -124,7 +129,25 @@ check: $(B)/deps.stamp
 	@$(STAGE) bisect $(MAKE) -s bisect ARCH="$(ARCHES)"
 	@for a in $(ARCHES); do \
 		$(STAGE) guest-$$a $(MAKE) -s guest ARCH=$$a || exit $$?; done
+	@$(STAGE) build-x86_64-debug $(MAKE) -s build ARCH=x86_64 VARIANT=debug
+	@$(STAGE) guest-x86_64-debug $(MAKE) -s guest ARCH=x86_64 VARIANT=debug
 	@ci/summary.sh $(RESULTS)/*
+
+## bench       baseline vs patched x86_64, one run: build/bench/, docs/benchmarks.md
+bench: $(B)/applied.stamp $(B)/gen_init_cpio $(B)/init-x86_64 $(B)/bpf_fleet-x86_64
+	@$(MAKE) -s build ARCH=x86_64
+	@ci/bench.sh $(TREE) $(B)/out-x86_64 $(B)/bench $(B)
+	@BENCH_WHEN="$$(date -u +%Y-%m-%d)" BENCH_QEMU="$$(cat $(B)/bench/patched/logs/qemu.cmd)" \
+		ci/bench-report.py $(B)/bench/baseline/metrics.json \
+		$(B)/bench/patched/metrics.json $(B)/bench docs/benchmarks.md
+	@gnuplot $(B)/bench/bench.gp && cp $(B)/bench/bench.png docs/benchmarks.png
+	@echo "bench: build/bench/bench.json, build/bench/bench.png, docs/benchmarks.md"
+
+## mutants     put known defects into execmem one at a time; KUnit must catch each
+mutants: $(B)/applied.stamp $(B)/gen_init_cpio $(B)/init-x86_64 $(B)/bpf_fleet-x86_64
+	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
+	@mkdir -p $(RESULTS)
+	@ci/mutants.sh $(TREE) $(B)/mutants | tee $(RESULTS)/host-mutants
 
 ## demo        (default) the reviewer's demo on x86_64
 demo: $(B)/applied.stamp

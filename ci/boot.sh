@@ -33,6 +33,7 @@ done
 mkdir -p "$logdir"
 rm -f "$logdir/console.log" "$logdir/verdict.ktap"
 cmdline="console=$console panic=-1 oops=panic log_buf_len=16M verdict=$verdict $extra"
+echo "${qemu[*]} -append '$cmdline'" >"$logdir/qemu.cmd"
 rc=0
 timeout --foreground "$timeout" "${qemu[@]}" -nographic -monitor none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" "${chan[@]}" \

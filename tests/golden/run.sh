@@ -33,6 +33,15 @@ for log in "$g"/bpfsum/*.log; do
 	say "bpfsum/$name.$mode" $got "$want"
 done
 
+# test_vmalloc summaries: NAME.TESTS.WORKERS.{pass,fail}.log (xN: must fail).
+gcc -O2 -Wall -o "$tmp/vmsum-check" "$g/vmsum-check.c" "$g/../guest/vmsum.c"
+for log in "$g"/vmsum/*.log; do
+	IFS=. read -r name tests workers want _ <<<"$(basename "$log")"
+	rc=0; "$tmp/vmsum-check" "$tests" "$workers" "$log" >/dev/null || rc=$?
+	got=pass; [ $rc = 1 ] && got=fail; [ $rc -gt 1 ] && got=error$rc
+	say "vmsum/$name" $got "$want"
+done
+
 # Hardened-run planning: NAME.log (a JIT run's log) -> NAME.expected.
 for log in "$g"/harden/*.log; do
 	name=$(basename "$log" .log)

@@ -6,13 +6,18 @@
  * where their text landed: distinct 4K and 2M pages, the page-table level
  * and permissions that map it, and how the direct map changed.
  *
- * Usage: bpf_fleet [-n COUNT] [-r]   (-r: also print a human report)
+ * Usage: bpf_fleet [-n COUNT] [-r] [-b]
+ *   -r: also print a human report
+ *   -b: benchmark: keep CPU 1 busy throughout (so that no CPU sits in lazy
+ *       TLB mode), and time three extra load+run+unload cycles
  *
  * Output is TAP through the kernel's kselftest.h. Lines "# metric: NAME
  * VALUE" carry the figures the benchmark collects.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <stdint.h>
@@ -22,9 +27,12 @@
 #include <strings.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "ksym.h"
 
 #define MAX_PROGS	4096
 #define MAX_INSNS	4096
@@ -172,22 +180,6 @@ static int execmem_chunks(void)
 	return n;
 }
 
-static uint64_t ksym_addr(const char *name)
-{
-	char line[512], sym[256], type;
-	unsigned long long addr;
-	uint64_t found = 0;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 &&
-		    !strcmp(sym, name))
-			found = addr;
-	if (f)
-		fclose(f);
-	return found;
-}
-
 /*
  * Does BPF allocate its text from execmem on this kernel? Only x86_64 has
  * an execmem backend, and there the series puts BPF on execmem: so,
@@ -311,9 +303,100 @@ static void unload_all(void)
 	sleep(2);
 }
 
+/*
+ * Interrupts of the row @tag ("TLB", "CAL") of /proc/interrupts, summed
+ * over CPUs. On x86 remote flushes of user mappings count as TLB, while
+ * kernel-range flushes (vfree, set_memory_*()) arrive as function calls.
+ */
+static long irq_count(const char *tag)
+{
+	char line[1024], *p, *end;
+	long n = 0, v;
+	FILE *f = fopen("/proc/interrupts", "r");
+	size_t len = strlen(tag);
+
+	while (f && fgets(line, sizeof(line), f)) {
+		for (p = line; *p == ' '; p++)
+			;
+		if (strncmp(p, tag, len) || p[len] != ':')
+			continue;
+		for (p += len + 1; (v = strtol(p, &end, 10)), end != p; p = end)
+			n += v;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * Bytes of vmalloc space held for BPF text, less guard pages: execmem
+ * chunks on the patched kernel, bpf_prog_pack packs on the baseline.
+ */
+static long text_reserved_kb(void)
+{
+	static const char *const callers[] = {
+		"execmem_create_chunk", "alloc_new_pack", "bpf_prog_pack_alloc",
+		"bpf_jit_alloc_exec",
+	};
+	char line[512];
+	long kb = 0, size;
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+	size_t i;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %ld", &size) != 1)
+			continue;
+		for (i = 0; i < sizeof(callers) / sizeof(callers[0]); i++)
+			if (strstr(line, callers[i])) {
+				kb += (size - 4096) / 1024;
+				break;
+			}
+	}
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Keep CPU 1 busy in a child, and stay on CPU 0 ourselves. */
+static pid_t busy_cpu1(void)
+{
+	cpu_set_t set;
+	pid_t pid;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return -1;
+	pid = fork();
+	if (!pid) {
+		CPU_ZERO(&set);
+		CPU_SET(1, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		for (;;)
+			;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	return pid;
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -459,16 +542,21 @@ static void report(void)
 int main(int argc, char **argv)
 {
 	long dm4k[3], dm2m[3];
-	int opt, want_report = 0, loaded, i, bad, chunks0, execmem;
+	int opt, want_report = 0, bench = 0, loaded, i, j, bad, chunks0, execmem;
+	long tlb, cal, tail_kb = 0;
+	double ms[3];
+	pid_t busy = -1;
 	struct rlimit rl = { MAX_PROGS + 64, MAX_PROGS + 64 };
 	uint64_t pmd_bytes = 0, total = 0;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "n:r")) != -1) {
+	while ((opt = getopt(argc, argv, "n:rb")) != -1) {
 		if (opt == 'n')
 			nprogs = atoi(optarg);
 		else if (opt == 'r')
 			want_report = 1;
+		else if (opt == 'b')
+			bench = 1;
 	}
 	if (nprogs < 1 || nprogs > MAX_PROGS)
 		nprogs = 2000;
@@ -484,12 +572,25 @@ int main(int argc, char **argv)
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		ksft_print_msg("setrlimit: %s\n", strerror(errno));
 	execmem = bpf_on_execmem();
+	if (execmem) {
+		uint64_t etext = ksym_addr("_etext");
+
+		/* What register_text_tail_vm() keeps instead of freeing. */
+		tail_kb = (long)((((etext + (1 << 21) - 1) >> 21) << 21) -
+				 (((etext + 4095) >> 12) << 12)) / 1024;
+	}
+	if (bench)
+		busy = busy_cpu1();
 	chunks0 = execmem_chunks();
 	dm4k[0] = meminfo("DirectMap4k");
 	dm2m[0] = meminfo("DirectMap2M");
 
 	/* 1: load */
+	tlb = irq_count("TLB");
+	cal = irq_count("CAL");
 	load_all(&loaded);
+	ksft_print_msg("metric: tlb_shootdowns_load %ld\n", irq_count("TLB") - tlb);
+	ksft_print_msg("metric: call_ipis_load %ld\n", irq_count("CAL") - cal);
 	ksft_print_msg("loaded %d of %d programs\n", loaded, nprogs);
 	ksft_test_result(loaded == nprogs, "load\n");
 
@@ -529,6 +630,8 @@ int main(int argc, char **argv)
 	ksft_print_msg("metric: text_pmd_permille %lu\n",
 		       total ? (unsigned long)(pmd_bytes * 1000 / total) : 0);
 	ksft_print_msg("metric: execmem_chunks_loaded %d\n", execmem_chunks() - chunks0);
+	ksft_print_msg("metric: text_tail_kb %ld\n", tail_kb);
+	ksft_print_msg("metric: text_reserved_kb_load %ld\n", text_reserved_kb() + tail_kb);
 	ksft_print_msg("metric: directmap4k_kb_load %ld\n", dm4k[1] - dm4k[0]);
 	ksft_print_msg("metric: directmap2m_kb_load %ld\n", dm2m[1] - dm2m[0]);
 	if (want_report)
@@ -545,7 +648,11 @@ int main(int argc, char **argv)
 	ksft_test_result(i == 0, "no_wx\n");
 
 	/* 6: unload, reload, run again */
+	tlb = irq_count("TLB");
+	cal = irq_count("CAL");
 	unload_all();
+	ksft_print_msg("metric: tlb_shootdowns_unload %ld\n", irq_count("TLB") - tlb);
+	ksft_print_msg("metric: call_ipis_unload %ld\n", irq_count("CAL") - cal);
 	load_all(&loaded);
 	for (i = 0, bad = 0; i < nprogs; i++) {
 		uint32_t ret = 0;
@@ -561,12 +668,38 @@ int main(int argc, char **argv)
 
 	/* 7: everything unloaded gives every execmem chunk back */
 	unload_all();
-	i = execmem_chunks() - chunks0;
+	/* Deferred frees take longer on slow kernels (KASAN under TCG). */
+	for (j = 0; (i = execmem_chunks() - chunks0) > 0 && j < 30; j++)
+		sleep(1);
 	ksft_print_msg("metric: execmem_chunks_after_unload %d\n", i);
+	ksft_print_msg("metric: text_reserved_kb_unload %ld\n", text_reserved_kb() + tail_kb);
 	if (!execmem)
 		skip_named("chunks_given_back", "BPF does not use execmem on this kernel or arch");
 	else
 		ksft_test_result(i == 0, "chunks_given_back\n");
 
+	/* Benchmark: load, run and close everything, three times. */
+	for (j = 0; bench && j < 3; j++) {
+		double t = now_ms();
+
+		load_all(&loaded);
+		for (i = 0; i < nprogs; i++) {
+			uint32_t ret;
+
+			run_one(&progs[i], &ret);
+		}
+		for (i = 0; i < nprogs; i++)
+			close(progs[i].fd);
+		ms[j] = now_ms() - t;
+		sleep(2);	/* let the deferred frees finish */
+	}
+	if (bench) {
+		qsort(ms, 3, sizeof(ms[0]), cmp_double);
+		ksft_print_msg("metric: load_run_unload_ms %.0f\n", ms[1]);
+	}
+	if (busy > 0) {
+		kill(busy, SIGKILL);
+		waitpid(busy, NULL, 0);
+	}
 	ksft_finished();
 }

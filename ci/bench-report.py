@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Side-by-side report of make bench: baseline against patched.
+
+Usage: ci/bench-report.py BASELINE.json PATCHED.json OUTDIR [DOC.md]
+Reads the metrics of both guests (ci/bench-metrics.py), prints the table,
+writes OUTDIR/bench.json, OUTDIR/bench.dat and OUTDIR/bench.gp (gnuplot,
+renders OUTDIR/bench.png) and, with DOC.md, the committed summary.
+"""
+import json
+import math
+import os
+import sys
+
+MIB = 2 << 20
+
+
+def fmt(v):
+    if v is None:
+        return 'n/a'
+    if isinstance(v, float):
+        return f'{v:.2f}'
+    return str(v)
+
+
+def itlb(m):
+    """iTLB entries that map the fleet's text: 2M pages if all of it is on
+    PMD mappings, 4K pages if none is; None when mixed."""
+    if m.get('text_pmd_permille') == 1000:
+        return m.get('text_pages_2m')
+    if m.get('text_pmd_permille') == 0:
+        return m.get('text_pages_4k')
+    return None
+
+
+def ratio(a, b):
+    return round(a / b, 2) if a is not None and b else None
+
+
+def rows(base, new):
+    """(figure, baseline, patched, goal, met) for the table."""
+    out = []
+
+    def row(name, key=None, b=None, p=None, goal='', met=None):
+        if key:
+            b, p = base.get(key), new.get(key)
+        out.append((name, b, p, goal, met))
+
+    p = new
+    row('DirectMap4k growth, first load (kB)', 'directmap4k_kb_load',
+        goal='0', met=p.get('directmap4k_kb_load') == 0)
+    row('DirectMap4k growth, unload + reload (kB)', 'directmap4k_kb_reload',
+        goal='0', met=p.get('directmap4k_kb_reload') == 0)
+    row('DirectMap2M change, first load (kB)', 'directmap2m_kb_load')
+    row('DirectMap2M change, unload + reload (kB)', 'directmap2m_kb_reload')
+    row('BPF text bytes (JIT output)', 'jit_bytes_total')
+    row('distinct 4K pages holding BPF text', 'text_pages_4k')
+    row('distinct 2M pages holding BPF text', 'text_pages_2m')
+    pmd = lambda m: m.get('text_pmd_permille', 0) / 10
+    row('BPF text bytes on PMD mappings (%)', b=pmd(base), p=pmd(new),
+        goal='100', met=pmd(new) == 100)
+    bound = math.ceil(p.get('jit_bytes_total', 0) / MIB) + 1
+    row('iTLB entries mapping BPF text', b=itlb(base), p=itlb(new),
+        goal=f'<= {bound}', met=itlb(new) is not None and itlb(new) <= bound)
+    row('text tail kept for execmem (kB)', 'text_tail_kb')
+    used_kb = lambda m: m.get('jit_bytes_total', 0) / 1024
+    row('executable kB reserved, peak', 'text_reserved_kb_load')
+    row('reserved / used, peak', b=ratio(base.get('text_reserved_kb_load'), used_kb(base)),
+        p=ratio(new.get('text_reserved_kb_load'), used_kb(new)))
+    row('executable kB reserved after unload (incl. text tail)', 'text_reserved_kb_unload')
+    row('execmem chunks held after unload', 'execmem_chunks_after_unload',
+        goal='0', met=p.get('execmem_chunks_after_unload') == 0)
+    row('TLB shootdowns, load', 'tlb_shootdowns_load')
+    row('TLB shootdowns, unload', 'tlb_shootdowns_unload')
+    row('function-call IPIs (kernel flushes), load', 'call_ipis_load')
+    row('function-call IPIs (kernel flushes), unload', 'call_ipis_unload')
+    thr = ratio(base.get('load_run_unload_ms'), new.get('load_run_unload_ms'))
+    row('load+run+unload of the fleet (ms, median of 3)', 'load_run_unload_ms')
+    row('  throughput, patched / baseline', b=1.0, p=thr, goal='>= 1.0',
+        met=thr is not None and thr >= 1.0)
+    row('test_bpf with the JIT (ms)', 'test_bpf_jit_ms')
+    for key, what in (('alloc', 'allocation'), ('free', 'free')):
+        ten_b, ten_p = base.get(f'{key}_ns_live_10'), new.get(f'{key}_ns_live_10')
+        for live in (10, 1000, 10000):
+            k = f'{key}_ns_live_{live}'
+            row(f'{what} cost at {live} live (ns)', k)
+        for live in (1000, 10000):
+            k = f'{key}_ns_live_{live}'
+            row(f'  {what} cost at {live} / at 10', b=ratio(base.get(k), ten_b),
+                p=ratio(new.get(k), ten_p), goal=f'< {live // 10}',
+                met=ratio(new.get(k), ten_p) is not None and ratio(new.get(k), ten_p) < live / 10)
+    return out
+
+
+def table(base, new):
+    lines = ['| figure | baseline | patched | goal | met |', '| --- | ---: | ---: | --- | --- |']
+    for name, b, p, goal, met in rows(base, new):
+        mark = '' if met is None else ('yes' if met else '**no**')
+        lines.append(f'| {name} | {fmt(b)} | {fmt(p)} | {goal} | {mark} |')
+    return '\n'.join(lines)
+
+
+GNUPLOT = '''set terminal pngcairo size 1000,420 font ",10"
+set output "{png}"
+set multiplot layout 1,2 title "make bench: baseline 6.1.192 vs execmem (QEMU TCG, x86_64)"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set key top left
+set logscale y
+set ylabel "count (log scale)"
+set xtics rotate by -25 scale 0
+set title "2,000 BPF programs: deterministic figures"
+plot "{dat}" index 0 using 2:xtic(1) title "baseline", "" index 0 using 3 title "patched"
+unset logscale y
+set ylabel "cost / cost at 10 live"
+set xtics norotate
+set title "allocation cost growth"
+set style data linespoints
+set logscale x
+set xlabel "live allocations"
+plot "{dat}" index 1 using 1:2 title "baseline alloc", "" index 1 using 1:3 title "patched alloc", \\
+     "" index 1 using 1:4 title "baseline free", "" index 1 using 1:5 title "patched free"
+unset multiplot
+'''
+
+
+def plot_data(base, new):
+    bars = [('"4K pages"', 'text_pages_4k'), ('"2M pages"', 'text_pages_2m'),
+            ('"DirectMap4k kB"', 'directmap4k_kb_load'),
+            ('"reserved kB"', 'text_reserved_kb_load'),
+            ('"IPIs unload"', None)]
+    out = ['# figure baseline patched (0 plotted as 1 on the log scale)']
+    for label, key in bars:
+        if key:
+            b, p = base.get(key, 0), new.get(key, 0)
+        else:
+            b = base.get('tlb_shootdowns_unload', 0) + base.get('call_ipis_unload', 0)
+            p = new.get('tlb_shootdowns_unload', 0) + new.get('call_ipis_unload', 0)
+        out.append(f'{label} {max(b, 1)} {max(p, 1)}')
+    out += ['', '', '# live alloc_base alloc_patched free_base free_patched']
+    for live in (10, 1000, 10000):
+        vals = []
+        for key in ('alloc', 'free'):
+            for m in (base, new):
+                vals.append(ratio(m.get(f'{key}_ns_live_{live}'), m.get(f'{key}_ns_live_10')) or 0)
+        out.append(f'{live} {vals[0]} {vals[1]} {vals[2]} {vals[3]}')
+    return '\n'.join(out) + '\n'
+
+
+DOC = '''# Benchmarks: baseline 6.1.192 against execmem
+
+Generated by `make bench` ({when}); rerun it to regenerate this file
+and `docs/benchmarks.png`. Do not edit by hand.
+
+## How
+
+```sh
+make bench
+```
+
+- Two x86_64 kernels from the same config: tinyconfig plus
+  `ci/configs/common.config` and `ci/configs/x86_64.config`, merged with
+  `merge_config.sh`. The **baseline** is the pristine tree (tag `base`,
+  Debian's linux-source-6.1, 6.1.192); the **patched** one is the tip of
+  `series`.
+- The same QEMU for both: `{qemu}`.
+- The same guest (`tests/guest/init.c`, `mode=bench`), in one run:
+  1. test_bpf with the JIT;
+  2. `bpf_fleet -n 2000 -b`: 2,000 socket filters of fleet-like sizes
+     (half under 500 bytes of JIT output, three quarters under 2 KiB, a
+     tail to 16 KiB), loaded, run, unloaded and loaded again, with CPU 1
+     kept busy so that no CPU sits in lazy TLB mode; then three timed
+     load+run+unload cycles;
+  3. `tests/bench/kmod/execmem_bench.ko`: at 10, 1,000 and 10,000 live
+     allocations of the same sizes, 2,000 rounds of free + allocate,
+     each with a 4-byte header written through the text-poking path.
+     On the patched kernel it calls execmem_alloc()/execmem_fill()/
+     execmem_free(); on the baseline, BPF's own bpf_prog_pack_alloc()/
+     bpf_arch_text_copy()/bpf_prog_pack_free(), whose addresses the
+     guest reads from /proc/kallsyms (they are not exported).
+- Counters come first. Times come from a TCG guest on a shared machine:
+  only ratios taken within this run mean anything.
+
+## Results
+
+Guests: baseline `{gbase}`, patched `{gnew}`.
+
+{table}
+
+![make bench chart](benchmarks.png)
+
+## Reading it
+
+- DirectMap: the baseline sets 4K pages of JIT text read-only and
+  executable; the direct map aliases of those pages must follow, which
+  splits its huge pages. execmem takes whole 2 MiB pages for its chunks,
+  so the alias changes as a whole huge page and nothing splits.
+- Pages: the baseline's `bpf_prog_pack` already packs programs into
+  2 MiB packs, but maps them with 4K PTEs in 6.1 (module_alloc() area,
+  no huge vmap), so the text spans hundreds of 4K iTLB entries. execmem
+  maps its chunks with PMDs and starts in the kernel text's own huge
+  page (the text tail).
+- Reserved memory: execmem holds the 2044 KiB text tail for good; the
+  baseline gave it back to the page allocator at boot. That is the
+  price of the first programs sharing the kernel text's huge page, and
+  it shows in "reserved after unload". Chunks beyond the tail are all
+  given back.
+- IPIs: on x86 kernel-range flushes (set_memory_*(), vfree purges)
+  arrive as function-call IPIs, not as "TLB shootdowns", so both rows
+  are shown.
+{notes}'''
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        base_run = json.load(f)
+    with open(sys.argv[2]) as f:
+        new_run = json.load(f)
+    outdir = sys.argv[3]
+    base, new = base_run['metrics'], new_run['metrics']
+    print(table(base, new))
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, 'bench.json'), 'w') as f:
+        json.dump({'baseline': base_run, 'patched': new_run,
+                   'table': [dict(zip(('figure', 'baseline', 'patched', 'goal', 'met'), r))
+                             for r in rows(base, new)]}, f, indent=1)
+        f.write('\n')
+    dat = os.path.join(outdir, 'bench.dat')
+    with open(dat, 'w') as f:
+        f.write(plot_data(base, new))
+    with open(os.path.join(outdir, 'bench.gp'), 'w') as f:
+        f.write(GNUPLOT.format(png=os.path.join(outdir, 'bench.png'), dat=dat))
+    if len(sys.argv) > 4:
+        notes = os.environ.get('BENCH_NOTES', '')
+        with open(sys.argv[4], 'w') as f:
+            f.write(DOC.format(when=os.environ.get('BENCH_WHEN', 'unknown date'),
+                               qemu=os.environ.get('BENCH_QEMU', 'see ci/boot.sh'),
+                               gbase=base_run.get('guest', ''), gnew=new_run.get('guest', ''),
+                               table=table(base, new), notes=notes))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark: the pristine base kernel against the patched one,
+# same config fragments, same QEMU settings, same workload, one run.
+# Usage: ci/bench.sh TREE PATCHED_OUT BENCHDIR BINDIR
+#   TREE         the kernel git tree (its tag 'base' is the baseline)
+#   PATCHED_OUT  the patched x86_64 build (make build ARCH=x86_64)
+#   BENCHDIR     where the baseline tree, logs and results go
+#   BINDIR       holds gen_init_cpio, init-x86_64 and bpf_fleet-x86_64
+# Writes BENCHDIR/{baseline,patched}/metrics.json; exit 2 on any error.
+set -euo pipefail
+tree=$(realpath "$1") patched=$(realpath "$2") bench=$3 bin=$4
+here=$(dirname "$(realpath "$0")")
+mkdir -p "$bench"
+bench=$(realpath "$bench")
+
+# The baseline: a worktree of the tree at 'base', built with the same
+# fragments. Symbols only the series defines are skipped by validation.
+src=$bench/baseline-src
+if [ "$(git -C "$src" rev-parse HEAD 2>/dev/null)" != "$(git -C "$tree" rev-parse base)" ]; then
+	git -C "$tree" worktree remove --force "$src" 2>/dev/null || true
+	git -C "$tree" worktree add -q --detach "$src" base
+fi
+VALIDATE=known "$here/build.sh" "$src" "$bench/out-baseline" x86_64
+
+for k in baseline patched; do
+	out=$bench/out-baseline; [ $k = patched ] && out=$patched
+	mkdir -p "$bench/$k"
+	rm -rf "$bench/$k/kmod"
+	cp -r "$here/../tests/bench/kmod" "$bench/$k/kmod"
+	make -s -C "$out" M="$bench/$k/kmod" ARCH=x86_64 CC="ccache gcc" modules >/dev/null
+	"$here/initramfs.sh" "$bin/gen_init_cpio" "$bin" x86_64 "$out" \
+		"$bench/$k/initramfs.cpio" "$bench/$k/kmod" >/dev/null
+	echo "bench: booting the $k kernel" >&2
+	if ! "$here/boot.sh" x86_64 "$out/arch/x86/boot/bzImage" "$bench/$k/initramfs.cpio" \
+		"$bench/$k/logs" mode=bench; then
+		echo "bench: the $k guest gave no verdict" >&2
+		exit 2
+	fi
+	python3 "$here/bench-metrics.py" "$bench/$k/logs/verdict.ktap" >"$bench/$k/metrics.json"
+done
