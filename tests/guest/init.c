@@ -359,15 +359,16 @@ static void step_kunit(const struct step *s)
 	result(top && ok, *suite ? suite : s->name, NULL);
 }
 
-/* Tell whoever reads the console, the host's splat scanner in particular. */
-static void kmsg_say(const char *msg)
+/*
+ * Tell whoever reads the console, the host's splat scanner in particular.
+ * stdout is the console; wait until the line is out, so that it lands
+ * before whatever the kernel prints next.
+ */
+static void console_say(const char *msg)
 {
-	int fd = open("/dev/kmsg", O_WRONLY);
-
-	if (fd >= 0) {
-		dprintf(fd, "execmem-guest: %s\n", msg);
-		close(fd);
-	}
+	printf("execmem-guest: %s\n", msg);
+	fflush(stdout);
+	tcdrain(1);
 }
 
 /*
@@ -405,9 +406,9 @@ static void step_vmalloc(const struct step *s)
 
 	ret = vmalloc_load(s->arg, all & ~xbit, 0, why, sizeof(why));
 	diag("test_vmalloc: %s", why);
-	kmsg_say("expected splats begin: test_vmalloc align_shift_alloc_test");
+	console_say("expected splats begin: test_vmalloc align_shift_alloc_test");
 	ret |= vmalloc_load(s->arg, xbit, 1, why, sizeof(why));
-	kmsg_say("expected splats end");
+	console_say("expected splats end");
 	diag("test_vmalloc align_shift_alloc_test: %s", why);
 	result(ret == 0, s->name, NULL);
 }
