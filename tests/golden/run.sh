@@ -76,6 +76,24 @@ for c in "$g"/config/*.config; do
 	say "config/$name" $got "$want"
 done
 
+# Bench: metrics of a clean run -> NAME.expected.json; a run with a failed
+# result or no done marker is refused; the report table of the two.
+for k in "$g"/bench/*.ktap; do
+	name=$(basename "$k" .ktap)
+	rc=0; python3 "$ci/bench-metrics.py" "$k" >"$tmp/$name.json" 2>/dev/null || rc=$?
+	if [ -f "$g/bench/$name.expected.json" ]; then
+		got=same; [ $rc = 0 ] && diff -u "$g/bench/$name.expected.json" "$tmp/$name.json" >&2 ||
+			got=different
+		say "bench/$name" $got same
+	else
+		say "bench/$name" $rc 1
+	fi
+done
+python3 "$ci/bench-report.py" "$g/bench/baseline.expected.json" "$g/bench/patched.expected.json" \
+	"$tmp/bench" >"$tmp/table" 2>&1 || true
+got=same; diff -u "$g/bench/table.expected" "$tmp/table" >&2 || got=different
+say bench/report-table $got same
+
 # The tally: a run with no passes, or any failure, must not exit 0.
 printf 'PASS a/x\nFAIL a/y\n' >"$tmp/r1"; printf 'SKIP a/x\n' >"$tmp/r2"
 printf 'PASS a/x\nSKIP b/y\n' >"$tmp/r3"

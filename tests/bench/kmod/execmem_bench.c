@@ -6,7 +6,9 @@
  * For each level of live allocations (10, 1,000, 10,000 by default) it
  * fills a pool of that many allocations of fleet-like sizes, then times
  * OPS steady-state rounds of "free a random live one, allocate a new
- * one" and prints the mean cost of each. Every allocation also gets a
+ * one" and prints the mean cost of each, in TSC cycles. Each operation
+ * is timed on one CPU (migrate_disable()): the TSCs of a TCG guest are
+ * not synchronised, and its clocksource (jiffies) is far too coarse. Every allocation also gets a
  * 4-byte header written through the arch's text-poking path, as BPF
  * writes its image header.
  *
@@ -22,7 +24,8 @@
  */
 #define pr_fmt(fmt) "execmem_bench: " fmt
 
-#include <linux/ktime.h>
+#include <linux/preempt.h>
+#include <linux/timex.h>
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -44,7 +47,7 @@ MODULE_PARM_DESC(pack_free, "baseline: address of bpf_prog_pack_free");
 module_param(text_copy, ulong, 0400);
 MODULE_PARM_DESC(text_copy, "baseline: address of bpf_arch_text_copy");
 
-static int ops = 2000;
+static int ops = 5000;
 module_param(ops, int, 0400);
 MODULE_PARM_DESC(ops, "timed free+alloc rounds per level");
 
@@ -116,7 +119,8 @@ static void one_free(struct slot *s)
 static int run_level(int live)
 {
 	struct slot *pool = vcalloc(live, sizeof(*pool));
-	u64 t_alloc = 0, t_free = 0, t;
+	u64 t_alloc = 0, t_free = 0;
+	cycles_t t;
 	int i, err = 0;
 
 	if (!pool)
@@ -126,12 +130,16 @@ static int run_level(int live)
 	for (i = 0; i < ops && !err; i++) {
 		struct slot *s = &pool[get_random_u32_below(live)];
 
-		t = ktime_get_ns();
+		migrate_disable();
+		t = get_cycles();
 		one_free(s);
-		t_free += ktime_get_ns() - t;
-		t = ktime_get_ns();
+		t_free += get_cycles() - t;
+		migrate_enable();
+		migrate_disable();
+		t = get_cycles();
 		err = one_alloc(s);
-		t_alloc += ktime_get_ns() - t;
+		t_alloc += get_cycles() - t;
+		migrate_enable();
 		cond_resched();
 	}
 	for (i = 0; i < live; i++)
@@ -140,8 +148,8 @@ static int run_level(int live)
 	vfree(pool);
 	if (err)
 		return err;
-	pr_info("metric: alloc_ns_live_%d %llu\n", live, div_u64(t_alloc, ops));
-	pr_info("metric: free_ns_live_%d %llu\n", live, div_u64(t_free, ops));
+	pr_info("metric: alloc_cycles_live_%d %llu\n", live, div_u64(t_alloc, ops));
+	pr_info("metric: free_cycles_live_%d %llu\n", live, div_u64(t_free, ops));
 	return 0;
 }
 
