@@ -4,28 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slurp.h"
 #include "../guest/bpfsum.h"
 
 int main(int argc, char **argv)
 {
 	static char log[1 << 20];
 	char why[512];
-	size_t n;
-	FILE *f;
 	int ret;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: bpfsum-check jit|interp|harden-loads LOG\n");
 		return 2;
 	}
-	f = fopen(argv[2], "r");
-	if (!f) {
-		perror(argv[2]);
+	if (slurp(argv[2], log, sizeof(log)))
 		return 2;
-	}
-	n = fread(log, 1, sizeof(log) - 1, f);
-	log[n] = '\0';
-	fclose(f);
 	if (!strcmp(argv[1], "harden-loads")) {
 		char params[64][64];
 		int i, n, skipped;

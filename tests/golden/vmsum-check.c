@@ -3,28 +3,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "slurp.h"
 #include "../guest/vmsum.h"
 
 int main(int argc, char **argv)
 {
 	static char log[1 << 20];
 	char why[256];
-	size_t n;
-	FILE *f;
 	int ret;
 
 	if (argc != 4) {
 		fprintf(stderr, "usage: vmsum-check TESTS WORKERS|xWORKERS LOG\n");
 		return 2;
 	}
-	f = fopen(argv[3], "r");
-	if (!f) {
-		perror(argv[3]);
+	if (slurp(argv[3], log, sizeof(log)))
 		return 2;
-	}
-	n = fread(log, 1, sizeof(log) - 1, f);
-	log[n] = '\0';
-	fclose(f);
 	/* xN: N workers, every summary expected to fail */
 	ret = vmsum_judge(log, atoi(argv[1]), atoi(argv[2] + (*argv[2] == 'x')),
 			  *argv[2] == 'x', why, sizeof(why));
