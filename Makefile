@@ -26,9 +26,14 @@ CC_arm64	:= aarch64-linux-gnu-gcc
 
 PATCHES	:= $(shell ci/series.sh series)
 
+# What the host expects of BPF's text on each arch (bpf_fleet -e): x86_64
+# has an execmem backend, arm64 keeps the plain path. The guest is told,
+# never left to guess from the kernel it runs on.
+FLEET_x86_64 := execmem
+FLEET_arm64 := plain
 # The debug variant boots into the guest's debug run and dies on any WARN.
 BOOT_APPEND_debug := mode=debug panic_on_warn=1
-BOOT_APPEND ?= $(BOOT_APPEND_$(VARIANT))
+BOOT_APPEND ?= fleet=$(FLEET_$(ARCH)) $(BOOT_APPEND_$(VARIANT))
 STAGE	:= ci/stage.sh
 
 export CCACHE_BASEDIR := $(CURDIR)
@@ -77,6 +82,9 @@ bisect: $(B)/applied.stamp
 	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
 	@ci/bisect.sh $(TREE) $(B) "$(ARCH)"
 
+$(B)/harden-refusals: $(B)/tree.stamp ci/harden-refusals.sh
+	@ci/harden-refusals.sh $(TREE) >$@.tmp && mv $@.tmp $@
+
 $(B)/gen_init_cpio: $(B)/tree.stamp
 	@$(CC_x86_64) -O2 -o $@ $(TREE)/usr/gen_init_cpio.c
 
@@ -90,14 +98,16 @@ $(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/ksym.h $(B)/tree.stamp | $
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 ## initramfs   pack the guest PID 1 and the test modules of ARCH's build
-initramfs: $(B)/gen_init_cpio $(B)/init-$(ARCH) $(B)/bpf_fleet-$(ARCH)
+GUEST_BIN = $(B)/gen_init_cpio $(B)/harden-refusals $(B)/init-$(1) $(B)/bpf_fleet-$(1)
+
+initramfs: $(call GUEST_BIN,$(ARCH))
 	@ci/initramfs.sh $(B)/gen_init_cpio $(B) $(ARCH) $(OUT) $(INITRD)
 
 ## boot        boot ARCH's kernel in QEMU and run the guest suite
 boot: initramfs
 	@ci/boot.sh $(ARCH) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS)
 
-## guest       boot, then judge: KTAP via kunit.py parse, splat scan
+## guest       boot, then judge: KTAP via the KUnit parser, manifest, splat scan
 guest: initramfs
 	@mkdir -p $(RESULTS)
 	@BOOT_APPEND="$(BOOT_APPEND)" ci/guest.sh $(ARCH) $(ARCH)$(SUFFIX) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS) \
@@ -134,7 +144,7 @@ check: $(B)/deps.stamp
 	@ci/summary.sh $(RESULTS)/*
 
 ## bench       baseline vs patched x86_64, one run: build/bench/, docs/benchmarks.md
-bench: $(B)/applied.stamp $(B)/gen_init_cpio $(B)/init-x86_64 $(B)/bpf_fleet-x86_64
+bench: $(B)/applied.stamp $(call GUEST_BIN,x86_64)
 	@$(MAKE) -s build ARCH=x86_64
 	@ci/bench.sh $(TREE) $(B)/out-x86_64 $(B)/bench $(B)
 	@BENCH_WHEN="$$(date -u +%Y-%m-%d)" BENCH_QEMU="$$(cat $(B)/bench/patched/logs/qemu.cmd)" \
@@ -143,11 +153,12 @@ bench: $(B)/applied.stamp $(B)/gen_init_cpio $(B)/init-x86_64 $(B)/bpf_fleet-x86
 	@gnuplot $(B)/bench/bench.gp && cp $(B)/bench/bench.png docs/benchmarks.png
 	@echo "bench: build/bench/bench.json, build/bench/bench.png, docs/benchmarks.md"
 
-## mutants     put known defects into execmem one at a time; KUnit must catch each
-mutants: $(B)/applied.stamp $(B)/gen_init_cpio $(B)/init-x86_64 $(B)/bpf_fleet-x86_64
+## mutants     put known defects into execmem one at a time; KUnit must catch each (docs/mutants.md)
+mutants: $(B)/applied.stamp $(call GUEST_BIN,x86_64)
 	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
 	@mkdir -p $(RESULTS)
-	@ci/mutants.sh $(TREE) $(B)/mutants | tee $(RESULTS)/host-mutants
+	@rc=0; ci/mutants.sh $(TREE) $(B)/mutants docs/mutants.md >$(RESULTS)/host-mutants || rc=$$?; \
+	 cat $(RESULTS)/host-mutants; exit $$rc
 
 ## demo        (default) the reviewer's demo on x86_64
 demo: $(B)/applied.stamp

@@ -23,7 +23,8 @@ fi
 VALIDATE=known "$here/build.sh" "$src" "$bench/out-baseline" x86_64
 
 for k in baseline patched; do
-	out=$bench/out-baseline; [ $k = patched ] && out=$patched
+	out=$bench/out-baseline fleet=plain
+	[ $k = patched ] && out=$patched fleet=execmem
 	mkdir -p "$bench/$k"
 	rm -rf "$bench/$k/kmod"
 	cp -r "$here/../tests/bench/kmod" "$bench/$k/kmod"
@@ -32,7 +33,7 @@ for k in baseline patched; do
 		"$bench/$k/initramfs.cpio" "$bench/$k/kmod" >/dev/null
 	echo "bench: booting the $k kernel" >&2
 	if ! "$here/boot.sh" x86_64 "$out/arch/x86/boot/bzImage" "$bench/$k/initramfs.cpio" \
-		"$bench/$k/logs" mode=bench; then
+		"$bench/$k/logs" "mode=bench fleet=$fleet"; then
 		echo "bench: the $k guest gave no verdict" >&2
 		exit 2
 	fi

@@ -6,7 +6,7 @@ set -euo pipefail
 kernel=$1 initrd=$2 logs=$3
 here=$(dirname "$(realpath "$0")")
 
-"$here/boot.sh" x86_64 "$kernel" "$initrd" "$logs" "mode=demo" || {
+"$here/boot.sh" x86_64 "$kernel" "$initrd" "$logs" "mode=demo fleet=execmem" || {
 	echo "demo: the guest did not finish; see $logs/console.log" >&2; exit 2; }
 v=$logs/verdict.ktap
 grep -q ' execmem: text tail' "$logs/console.log" && tail="registered" || tail="none (baseline kernel)"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Build a guest initramfs from a gen_init_cpio list: the static PID 1, the
-# guest test programs and every module the kernel build produced.
+# guest test programs and the modules the kernel build under test produced,
+# as its modules.order lists them. A .ko that only lies around in the build
+# folder (left by another prefix of a bisect, say) is never packed.
 # Usage: ci/initramfs.sh GEN_INIT_CPIO BINDIR ARCH KERNEL_OUT OUTPUT [MODDIR...]
-# (BINDIR holds init-ARCH and bpf_fleet-ARCH; each MODDIR adds the
-# out-of-tree modules built there.)
+# (BINDIR holds init-ARCH, bpf_fleet-ARCH and harden-refusals, the tests
+# the hardened test_bpf run may refuse; each MODDIR adds the out-of-tree
+# modules built there.)
 set -euo pipefail
 gen=$1 bin=$2 arch=$3 kout=$4 output=$5
 shift 5
@@ -16,11 +19,20 @@ list=$output.list
 	echo "dir /sys 0755 0 0"
 	echo "dir /modules 0755 0 0"
 	echo "dir /bin 0755 0 0"
+	echo "dir /etc 0755 0 0"
+	echo "file /etc/harden-refusals $(realpath "$bin/harden-refusals") 0644 0 0"
 	echo "file /init $(realpath "$bin/init-$arch") 0755 0 0"
 	echo "file /bin/bpf_fleet $(realpath "$bin/bpf_fleet-$arch") 0755 0 0"
-	find "$kout" "$@" -name '*.ko' | sort | while read -r ko; do
-		echo "file /modules/$(basename "$ko") $(realpath "$ko") 0644 0 0"
+	for d in "$kout" "$@"; do
+		[ -f "$d/modules.order" ] || continue
+		sed "s|\.o\$|.ko|" "$d/modules.order" | while read -r ko; do
+			[ -f "$d/$ko" ] || { echo "initramfs: $d/$ko is in modules.order but missing" >&2; exit 2; }
+			echo "file /modules/$(basename "$ko") $(realpath "$d/$ko") 0644 0 0"
+		done
 	done
 } >"$list"
+if grep -q '^CONFIG_MODULES=y' "$kout/.config" && [ ! -f "$kout/modules.order" ]; then
+	echo "initramfs: $kout has modules but no modules.order" >&2; exit 2
+fi
 "$gen" "$list" >"$output"
 echo "initramfs: $output ($(grep -c '^file /modules' "$list") modules)"

@@ -1,41 +1,90 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn the JSON that `kunit.py parse --json` writes into result lines.
+"""Judge a guest's KTAP verdict with the kernel tree's own KUnit parser.
 
-Usage: ci/ktap-report.py PREFIX JSON
+Usage: ci/ktap-report.py TREE PREFIX KTAP [HUMAN]
 
-Prints one line per leaf test, "PASS|FAIL|SKIP PREFIX/group/test", for
-ci/summary.sh to count. kunit.py reports a result the guest promised in
-its plan but never printed as an unnamed ERROR case; those become FAIL
-lines named "missing-N", so a guest that stopped early cannot pass.
+Parses KTAP with TREE/tools/testing/kunit/kunit_parser.py (what
+`kunit.py parse` runs) and prints one line per result for ci/summary.sh:
+"PASS|FAIL|SKIP PREFIX/group/test". The human-readable parse goes to
+HUMAN (default: stderr).
+
+Nothing that went wrong may read as a pass:
+ - every leaf result is a line; a result the plan promised but the guest
+   never printed is "FAIL .../missing-N";
+ - a group whose own result line says "not ok" (a TAP program that exited
+   non-zero after printing only "ok" lines, a KUnit suite line) fails as
+   ".../group/(group)", whatever its children said;
+ - a group the parser could not close (no result line, 0 tests run) fails;
+ - the guest's closing line "# execmem-guest: done (N failed)" must be
+   there, N must be 0 and must equal the host's count of failed top-level
+   results: "PASS|FAIL PREFIX/done".
+Exit 0 when judged (pass or fail), 2 when the parser itself crashed or
+the KTAP file cannot be read: a harness error, never a verdict.
 """
-import json
+import os
+import re
 import sys
 
-STATUS = {"PASS": "PASS", "SKIP": "SKIP"}
+OK = ("SUCCESS", "SKIPPED")
+DONE = re.compile(r"^# execmem-guest: done \((\d+) failed\)\s*$")
 
 
-def walk(group, path, out):
-    for sub in group.get("sub_groups", []):
-        walk(sub, path + [sub["name"]], out)
-    for n, case in enumerate(group.get("test_cases", []), 1):
-        name = case["name"] or "missing-%d" % n
-        out.append("%s %s" % (STATUS.get(case["status"], "FAIL"),
-                              "/".join(path + [name])))
+def walk(test, path, out):
+    """Append result lines for @test's subtests; return how many failed."""
+    bad = 0
+    for n, sub in enumerate(test.subtests, 1):
+        name = sub.name or "missing-%d" % n
+        status = sub.status.name
+        if sub.subtests:
+            bad += walk(sub, path + [name], out)
+            if status not in OK or sub.counts.errors:
+                out.append("FAIL %s/(group)" % "/".join(path + [name]))
+                bad += 1
+            continue
+        verdict = {"SUCCESS": "PASS", "SKIPPED": "SKIP"}.get(status, "FAIL")
+        if status == "NO_TESTS":
+            verdict = "FAIL"	# a group that ran nothing is not a pass
+        out.append("%s %s" % (verdict, "/".join(path + [name])))
+        bad += verdict == "FAIL"
+    return bad
 
 
 def main(argv):
-    if len(argv) != 3:
-        sys.exit("usage: ktap-report.py PREFIX JSON")
-    prefix, path = argv[1], argv[2]
-    with open(path) as f:
-        top = json.load(f)
+    if len(argv) not in (4, 5):
+        sys.stderr.write("usage: ktap-report.py TREE PREFIX KTAP [HUMAN]\n")
+        return 2
+    tree, prefix, ktap = argv[1:4]
+    sys.path.insert(0, os.path.join(tree, "tools/testing/kunit"))
+    try:
+        import kunit_parser
+        import kunit_printer
+        with open(ktap, errors="replace") as f:
+            lines = f.read().splitlines()
+        human = open(argv[4], "w") if len(argv) == 5 else sys.stderr
+        kunit_parser.stdout = kunit_printer.Printer(human)
+        top = kunit_parser.parse_run_tests(lines)
+    except Exception as e:	# the parser crashed: a harness error
+        sys.stderr.write("ktap-report: cannot parse %s: %r\n" % (ktap, e))
+        return 2
+
     out = []
     walk(top, [prefix], out)
     if not out:
         out.append("FAIL %s/no-results" % prefix)
+    # Failed top-level results, as the guest counts them in its done line.
+    host_failed = sum(1 for t in top.subtests if t.status.name not in OK)
+    done = [m for m in map(DONE.match, lines) if m]
+    if not done:
+        out.append("FAIL %s/done (no done marker)" % prefix)
+    elif int(done[-1].group(1)) or host_failed:
+        out.append("FAIL %s/done (the guest counts %s failed, the host %d)" %
+                   (prefix, done[-1].group(1), host_failed))
+    else:
+        out.append("PASS %s/done" % prefix)
     print("\n".join(out))
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    sys.exit(main(sys.argv))

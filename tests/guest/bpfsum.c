@@ -19,15 +19,46 @@ static int parse_line(const char *line, int *pass, int *fail, int *jit, int *run
 	return 0;
 }
 
-int bpfsum_judge(const char *log, enum bpfsum_mode mode, int summaries,
-		 char *why, size_t len)
+/*
+ * Is the test refused on the line that holds @hit one that @allowed names?
+ * The line reads "test_bpf: #ID NAME FAIL to select_runtime err=-524".
+ */
+static int refusal_allowed(const char *log, const char *hit, const char *allowed,
+			   char *name, size_t len)
+{
+	const char *s = hit, *p;
+	size_t n;
+
+	while (s > log && s[-1] != '\n')
+		s--;
+	s = strstr(s, "test_bpf: #");
+	if (!s || s > hit || !(s = strchr(s, ' ')) || !(s = strchr(s + 1, ' ')))
+		return 0;
+	n = hit - ++s;
+	snprintf(name, len, "%.*s", (int)n, s);
+	for (p = allowed; p && (p = strstr(p, name)); p += n)
+		if ((p == allowed || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return 1;
+	return 0;
+}
+
+int bpfsum_judge(const char *log, enum bpfsum_mode mode, int summaries, int floor,
+		 const char *allowed, struct bpfsum *sum, char *why, size_t len)
 {
 	int seen = 0, passed = 0, failed = 0, refused = 0, jitted = 0, ran = 0;
 	const char *p = log;
+	char name[256];
 
-	if (mode == BPFSUM_HARDEN)
-		for (p = strstr(log, BPFSUM_REFUSED); p; p = strstr(p + 1, BPFSUM_REFUSED))
+	memset(sum, 0, sizeof(*sum));
+	if (mode == BPFSUM_HARDEN) {
+		for (p = strstr(log, BPFSUM_REFUSED); p; p = strstr(p + 1, BPFSUM_REFUSED)) {
+			if (!refusal_allowed(log, p, allowed, name, sizeof(name))) {
+				snprintf(why, len, "refused, and not a long-jump test: %s", name);
+				return -1;
+			}
 			refused++;
+		}
+	}
 	p = log;
 
 	while (p && *p) {
@@ -73,6 +104,12 @@ int bpfsum_judge(const char *log, enum bpfsum_mode mode, int summaries,
 			 failed, refused);
 		return -1;
 	}
+	*sum = (struct bpfsum){ passed, failed, refused, jitted, ran };
+	if (passed + failed < floor) {
+		snprintf(why, len, "only %d tests ran, fewer than the floor of %d",
+			 passed + failed, floor);
+		return -1;
+	}
 	snprintf(why, len, "%d passed, 0 failed, %d/%d JIT'ed", passed, jitted, ran);
 	if (refused)
 		snprintf(why + strlen(why), len - strlen(why),
@@ -95,14 +132,15 @@ int bpfsum_harden_loads(const char *jit_log, char params[][64], int max,
 			last = id;
 		eol = strchrnul(p, '\n');
 		if (!memmem(p, eol - p, BPFSUM_SLOW_UNDER_HARDEN,
-			    strlen(BPFSUM_SLOW_UNDER_HARDEN)) || !seen++)
-			continue;	/* fast, or the representative */
+			    strlen(BPFSUM_SLOW_UNDER_HARDEN)))
+			continue;
+		seen++;
 		if (id > next && n < max - 3)
 			snprintf(params[n++], 64, "test_suite=test_bpf test_range=%d,%d",
 				 next, id - 1);
 		next = id + 1;
 	}
-	*skipped = seen ? seen - 1 : 0;
+	*skipped = seen;
 	if (last < 0)
 		return 0;
 	if (next <= last)

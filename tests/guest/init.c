@@ -197,13 +197,35 @@ static void step_boot_wx(const struct step *s)
 }
 
 #define MAX_LOADS 64
+#define HARDEN_REFUSALS "/etc/harden-refusals"
 
 static struct buf jit_log;	/* test_bpf's log with the JIT on */
+static struct bpfsum jit_sum;	/* and its counts */
+
+/* Read a whole (small) file of the initramfs; NULL if it is not there. */
+static char *slurp_file(const char *path)
+{
+	struct buf b = { 0 };
+	char chunk[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return NULL;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		buf_add(&b, chunk, n);
+	close(fd);
+	return b.p ? b.p : strdup("");
+}
 
 /*
  * Runs of test_bpf.ko. @arg is "jit", "harden" or "interp"; each sets the
  * sysctls first, and the summaries of all loads are judged together by
- * bpfsum_judge().
+ * bpfsum_judge(). Whole runs must report at least BPFSUM_FLOOR tests. The
+ * hardened run leaves out the slow tests bpfsum_harden_loads() names, may
+ * refuse only the tests the host listed in HARDEN_REFUSALS, and must
+ * account for every test the JIT run reported: what it ran plus what it
+ * left out equals the JIT run's total.
  */
 static void step_test_bpf(const struct step *s)
 {
@@ -211,8 +233,10 @@ static void step_test_bpf(const struct step *s)
 	const char *harden = strcmp(s->arg, "harden") ? "0" : "2";
 	char params[MAX_LOADS][64] = { "" };
 	struct buf log = { 0 };
-	int ret, nloads = 1, skipped, i;
+	int ret, nloads = 1, skipped = 0, i;
+	char *allowed = NULL;
 	struct timespec t0, t1;
+	struct bpfsum sum;
 	char why[512];
 
 	if (!have_module("test_bpf.ko")) {
@@ -230,10 +254,13 @@ static void step_test_bpf(const struct step *s)
 		return;
 	}
 	if (*harden == '2') {
+		allowed = slurp_file(HARDEN_REFUSALS);
 		nloads = bpfsum_harden_loads(jit_log.p ? jit_log.p : "", params,
 					     MAX_LOADS, &skipped);
-		if (!nloads) {
-			diag("test_bpf harden: no log of the JIT run to pick tests from");
+		if (!nloads || !allowed) {
+			diag("test_bpf harden: %s", !allowed ? "no " HARDEN_REFUSALS :
+			     "no log of the JIT run to pick tests from");
+			free(allowed);
 			result(0, s->name, NULL);
 			return;
 		}
@@ -253,23 +280,34 @@ static void step_test_bpf(const struct step *s)
 	/* A full load prints three summaries; a parameterised one prints one. */
 	ret = bpfsum_judge(log.p ? log.p : "", *jit == '0' ? BPFSUM_INTERP :
 			   *harden == '2' ? BPFSUM_HARDEN : BPFSUM_JIT,
-			   nloads == 1 ? BPFSUM_SUITES : nloads, why, sizeof(why));
+			   nloads == 1 ? BPFSUM_SUITES : nloads,
+			   nloads == 1 ? BPFSUM_FLOOR : 0, allowed, &sum, why, sizeof(why));
 	diag("test_bpf %s: %s", s->arg, why);
+	if (!ret && *harden == '2' &&
+	    sum.passed + sum.failed + skipped != jit_sum.passed + jit_sum.failed) {
+		diag("test_bpf harden: %d ran + %d left out, but the JIT run had %d",
+		     sum.passed + sum.failed, skipped, jit_sum.passed + jit_sum.failed);
+		ret = -1;
+	}
 	/* Leave the JIT on and unhardened for the steps that follow. */
 	write_file("/proc/sys/net/core/bpf_jit_enable", "1");
 	write_file("/proc/sys/net/core/bpf_jit_harden", "0");
 	if (!strcmp(s->arg, "jit")) {
 		free(jit_log.p);
 		jit_log = log;	/* for bpfsum_harden_loads() */
+		jit_sum = sum;
 	} else {
 		free(log.p);
 	}
+	free(allowed);
 	result(ret == 0, s->name, NULL);
 }
 
 /*
  * Run a TAP-speaking program (@arg: path and options, space separated) and
- * nest its output as a subtest, indented, named after the step. The step
+ * nest its output as a subtest, indented, named after the step. A word
+ * "@NAME" stands for the value of NAME= on the kernel command line (the
+ * host's expectations, such as fleet=execmem), or "unset". The step
  * passes when the program exits 0 (kselftest's KSFT_PASS).
  */
 static void step_tap_child(const struct step *s)
@@ -282,7 +320,8 @@ static void step_tap_child(const struct step *s)
 	snprintf(cmd, sizeof(cmd), "%s", s->arg);
 	for (argv[argc] = strtok_r(cmd, " ", &save); argv[argc] && argc < 15;
 	     argv[++argc] = strtok_r(NULL, " ", &save))
-		;
+		if (argv[argc][0] == '@')
+			argv[argc] = getenv(argv[argc] + 1) ? : "unset";
 	if (pipe(pfd) || (pid = fork()) < 0) {
 		diag("cannot start %s: %s", argv[0], strerror(errno));
 		result(0, s->name, NULL);
@@ -310,30 +349,36 @@ static void step_tap_child(const struct step *s)
 	result(WIFEXITED(status) && !WEXITSTATUS(status), s->name, NULL);
 }
 
+#define WARN_COUNT "/sys/kernel/warn_count"
+
 /*
  * Load a KUnit test module (@arg) and nest the suite's KTAP, which the
  * kernel log carries, under this step. Modules named *_warn_kunit.ko
- * make the kernel warn on purpose; under panic_on_warn they skip. The step passes when the suite's
- * own result line says ok; a suite that never prints one fails. Modules
- * hold one suite each.
+ * make the kernel warn on purpose; under panic_on_warn they skip, and
+ * otherwise, unless the suite itself skipped (no backend), the kernel's
+ * warning count must grow while they load. The
+ * step passes when the suite's own result line says ok; a suite that
+ * never prints one fails. Modules hold one suite each.
  */
 static void step_kunit(const struct step *s)
 {
 	struct buf log = { 0 };
 	const char *p, *top = NULL;
 	char suite[64] = "";
-	int ret, ok = 0;
+	int ret, ok = 0, warns, warned, skipped = 0;
 
 	if (strstr(s->arg, "_warn_kunit.ko") &&
 	    read_int("/sys/module/kernel/parameters/panic_on_warn") > 0) {
 		result(1, s->name, "warns on purpose, and panic_on_warn is set");
 		return;
 	}
+	warns = read_int(WARN_COUNT);
 	kmsg_drain(&boot_log);
 	ret = load_module(s->arg, "");
 	kmsg_drain(&log);
 	if (ret)
 		diag("loading %s: %s", s->arg, strerror(-ret));
+	warned = read_int(WARN_COUNT) > warns;
 	for (p = log.p ? log.p : ""; *p; p = strchr(p, '\n') + 1) {
 		size_t n = strcspn(p, "\n");
 
@@ -342,6 +387,7 @@ static void step_kunit(const struct step *s)
 			top = p;
 		if (top && (!strncmp(p, "ok ", 3) || !strncmp(p, "not ok ", 7))) {
 			ok = p[0] == 'o';
+			skipped = !!memmem(p, n, "# SKIP", 6);
 			break;
 		}
 		if (top && !*suite)
@@ -353,6 +399,11 @@ static void step_kunit(const struct step *s)
 	}
 	if (!top || !ok)
 		diag("%s: %s", s->arg, !top ? "no KTAP in the kernel log" : "suite failed");
+	/* A suite that warns on purpose and ran must have warned, in this load. */
+	if (strstr(s->arg, "_warn_kunit.ko") && !skipped && !warned) {
+		diag("%s: %s stayed at %d", s->arg, WARN_COUNT, warns);
+		ok = 0;
+	}
 	unload_module(s->name);
 	free(log.p);
 	/* KTAP wants the result line to carry the suite's name. */
@@ -483,6 +534,27 @@ static void step_kmemleak(const struct step *s)
 }
 
 /*
+ * The debug kernel: lockdep must still be on at the end. Its first report
+ * turns it off for the rest of the boot (debug_locks = 0), so a report
+ * that slipped past the console scan, or one that never reached it, shows
+ * here.
+ */
+static void step_lockdep(const struct step *s)
+{
+	char *stats = slurp_file("/proc/lockdep_stats"), *p;
+	int on = -1;
+
+	p = stats ? strstr(stats, " debug_locks:") : NULL;
+	if (p)
+		on = atoi(p + strlen(" debug_locks:"));
+	if (on != 1)
+		diag("lockdep: %s", !stats ? "no /proc/lockdep_stats" :
+		     !p ? "no debug_locks line" : "debug_locks is 0: lockdep turned itself off");
+	free(stats);
+	result(on == 1, s->name, NULL);
+}
+
+/*
  * The allocation microbenchmark (tests/bench/kmod). On a kernel without
  * execmem it drives BPF's own bpf_prog_pack, whose functions are not
  * exported: pass their addresses. Its metric lines are forwarded.
@@ -526,13 +598,14 @@ static const struct step steps[] = {
 	{ "test_bpf_harden", step_test_bpf, "harden", FULL },
 	{ "test_bpf_interp", step_test_bpf, "interp", FULL },
 	{ "test_vmalloc", step_vmalloc, "10000", FULL },
-	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000", FULL | DEBUG },
-	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 300 -r", DEMO },
-	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -b", BENCH },
+	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -e @fleet", FULL | DEBUG },
+	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 300 -r -e @fleet", DEMO },
+	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -b -e @fleet", BENCH },
 	{ "alloc_bench", step_bench_alloc, NULL, BENCH },
 	{ "fault_injection_setup", step_fault_setup, NULL, FULL | DEBUG | KUNIT },
 	{ "kunit", KUNIT_MODULES, NULL, FULL | DEBUG | KUNIT },
 	{ "kmemleak", step_kmemleak, NULL, DEBUG },
+	{ "lockdep", step_lockdep, NULL, DEBUG },
 };
 
 /* The steps of @mode, with the KUnit placeholder expanded. */
