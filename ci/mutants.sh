@@ -2,8 +2,8 @@
 # Mutation check of the KUnit suites: for each line of tests/mutants/list,
 # put the defect into a scratch worktree of the series, build x86_64, boot
 # mode=kunit and require the named case to print its own "not ok"
-# (ci/mutant-verdict.sh). A guest that dies, times out or never reaches
-# the case is a harness error, never a catch.
+# (ci/mutant-verdict.sh). A guest that times out, or dies before the case
+# reports, is a harness error, never a catch.
 # Usage: ci/mutants.sh TREE WORKDIR [REPORT.md]
 # Prints PASS/FAIL lines; with REPORT.md, also writes the table there.
 # Exit 0 when every mutant was judged, 2 on a harness error.
@@ -37,7 +37,7 @@ while IFS=$'\t' read -r name file expr case; do
 	BOOT_TIMEOUT=${MUTANT_TIMEOUT:-300} "$here/boot.sh" x86_64 \
 		"$work/out/arch/x86/boot/bzImage" "$work/initramfs.cpio" "$logs" \
 		mode=kunit 2>"$logs.boot" || rc=$?
-	if ! got=$("$here/mutant-verdict.sh" "$case" "$logs/verdict.ktap" "$rc"); then
+	if ! got=$("$here/mutant-verdict.sh" "$case" "$logs/verdict.ktap" "$logs/console.log" "$rc"); then
 		cat "$logs.boot" >&2
 		echo "mutants: $name: no verdict from $case; see $logs" >&2
 		exit 2

@@ -86,11 +86,14 @@ rc=0; python3 "$ci/manifest.py" "$tmp/empty-manifest" g "$tmp/ok.res" "$g/manife
 	>/dev/null 2>&1 || rc=$?
 say manifest/empty "$rc" 2
 
-# Mutant verdicts: NAME.BOOTRC.{caught,missed,error}.ktap, for a mutant that
-# execmem_test_give_back must catch. Only the case's own "not ok" is a catch.
+# Mutant verdicts: NAME.BOOTRC.{caught,missed,error}.ktap (the verdict
+# channel) and, where there is one, .console (the console log), for a
+# mutant that execmem_test_give_back must catch. Only the case's own
+# "not ok" is a catch.
 for k in "$g"/mutants/*.ktap; do
 	IFS=. read -r name rc want _ <<<"$(basename "$k")"
-	got=$("$ci/mutant-verdict.sh" execmem_test_give_back "$k" "$rc" 2>/dev/null) ||
+	con=${k%.ktap}.console; [ -f "$con" ] || con=/dev/null
+	got=$("$ci/mutant-verdict.sh" execmem_test_give_back "$k" "$con" "$rc" 2>/dev/null) ||
 		got=error
 	say "mutants/$name" "$got" "$want"
 done
