@@ -59,8 +59,9 @@ done < <(awk -F' [|] ' '!/^[[:space:]]*(#|$)/ { print $1 "\t" $2 "\t" $3 "\t" $4
 	echo "\`$(git -C "$tree" rev-parse --short=12 HEAD)\`. Each row is one defect put back into the"
 	echo "tree (\`tests/mutants/list\` has the exact edit), the KUnit case that must"
 	echo "catch it, and what happened: \"caught\" means that case printed its own"
-	echo "\`not ok\`. A boot that died, timed out or never reached the case would"
-	echo "have stopped the run as a harness error; none is counted as a catch."
+	echo "\`not ok\`, on the verdict channel or, when the mutant then killed the"
+	echo "guest, on the console. A boot that timed out, or a guest that died before"
+	echo "the case reported, would have stopped the run as a harness error."
 	echo
 	echo "| mutant | case | file | verdict |"
 	echo "| --- | --- | --- | --- |"
