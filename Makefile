@@ -39,7 +39,7 @@ STAGE	:= ci/stage.sh
 export CCACHE_BASEDIR := $(CURDIR)
 
 .DEFAULT_GOAL := demo
-.PHONY: demo deps tree apply export build bisect initramfs boot guest check \
+.PHONY: demo deps tree apply export build bisect initramfs boot guest layout check \
 	golden roundtrip checkpatch mutants bench help clean
 
 help:
@@ -113,6 +113,23 @@ guest: initramfs
 	@BOOT_APPEND="$(BOOT_APPEND)" ci/guest.sh $(ARCH) $(ARCH)$(SUFFIX) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS) \
 		$(TREE) $(RESULTS)/$(ARCH)$(SUFFIX)
 
+## layout      x86_64: two more boots of the normal kernel; PTI's global-image mode, the text tail off, chunks moved
+# One boot on a CPU without PCID (Nehalem), where PTI clones the kernel
+# text into user page tables and the tail must not be donated; one with
+# the tail switched off. Both under KASLR: their first chunks must differ.
+LAYOUT_BOOTS	:= pti notail
+LAYOUT_pti	:= QEMU_CPU=Nehalem BOOT_APPEND="mode=layout fleet=execmem tail=off user=yes"
+LAYOUT_notail	:= BOOT_APPEND="mode=layout fleet=execmem tail=off execmem.text_tail=off"
+
+layout:
+	@$(MAKE) -s initramfs ARCH=x86_64
+	@mkdir -p $(RESULTS)
+	@$(foreach b,$(LAYOUT_BOOTS),$(LAYOUT_$(b)) ci/guest.sh x86_64 x86_64-$(b) \
+		$(B)/out-x86_64/$(KIMAGE_x86_64) $(B)/initramfs-x86_64.cpio \
+		$(B)/logs/x86_64-$(b) $(TREE) $(RESULTS)/x86_64-$(b) &&) true
+	@ci/chunks-moved.sh x86_64-layout/chunks_moved \
+		$(foreach b,$(LAYOUT_BOOTS),$(B)/logs/x86_64-$(b)/verdict.ktap) >$(RESULTS)/x86_64-layout
+
 ## golden      run the log parsers against canned logs (tests/golden)
 golden: $(B)/tree.stamp
 	@mkdir -p $(RESULTS)
@@ -139,6 +156,7 @@ check: $(B)/deps.stamp
 	@$(STAGE) bisect $(MAKE) -s bisect ARCH="$(ARCHES)"
 	@for a in $(ARCHES); do \
 		$(STAGE) guest-$$a $(MAKE) -s guest ARCH=$$a || exit $$?; done
+	@$(STAGE) layout-x86_64 $(MAKE) -s layout
 	@$(STAGE) build-x86_64-debug $(MAKE) -s build ARCH=x86_64 VARIANT=debug
 	@$(STAGE) guest-x86_64-debug $(MAKE) -s guest ARCH=x86_64 VARIANT=debug
 	@ci/summary.sh $(RESULTS)/*

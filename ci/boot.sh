@@ -3,7 +3,8 @@
 # Usage: ci/boot.sh ARCH KERNEL INITRAMFS LOGDIR [EXTRA_CMDLINE]
 # Writes LOGDIR/console.log and LOGDIR/verdict.ktap. Exit: 0 when the guest
 # delivered a complete verdict, 1 when it did not (panic, crash), 2 for
-# harness errors (QEMU missing or failing, timeout).
+# harness errors (QEMU missing or failing, timeout). QEMU_CPU picks the
+# x86_64 CPU model (default: max).
 set -euo pipefail
 arch=$1 kernel=$2 initrd=$3 logdir=$4 extra=${5:-}
 timeout=${BOOT_TIMEOUT:-1200}
@@ -12,7 +13,7 @@ accel=${ACCEL:-tcg}
 # The per-arch table: machine, console, and the verdict channel.
 case $arch in
 x86_64)
-	qemu=(qemu-system-x86_64 -accel "$accel" -cpu max -bios /usr/share/qemu/qboot.rom
+	qemu=(qemu-system-x86_64 -accel "$accel" -cpu "${QEMU_CPU:-max}" -bios /usr/share/qemu/qboot.rom
 	      -smp 2 -m 2G)
 	console=ttyS0 verdict=/dev/ttyS1
 	chan=(-serial "file:$logdir/console.log" -serial "file:$logdir/verdict.ktap") ;;

@@ -127,6 +127,17 @@ python3 "$ci/bench-report.py" "$g/bench/baseline.expected.json" "$g/bench/patche
 got=same; diff -u "$g/bench/table.expected" "$tmp/table" >&2 || got=different
 say bench/report-table $got same
 
+# KASLR for chunks: first_chunk metrics of two boots. Different bases
+# pass; the same base twice, a boot with no chunk (0) or none reported,
+# and a single boot fail.
+c=$g/chunks
+for t in a,b:PASS a,a:FAIL a,none:FAIL a,missing:FAIL a:FAIL; do
+	files=(); IFS=, read -ra names <<<"${t%%:*}"
+	for n in "${names[@]}"; do files+=("$c/$n.ktap"); done
+	got=$("$ci/chunks-moved.sh" g "${files[@]}" 2>/dev/null | cut -d' ' -f1) || got=error
+	say "chunks-moved/${t%%:*}" "$got" "${t##*:}"
+done
+
 # The tally: a run with no passes, or any failure, must not exit 0.
 printf 'PASS a/x\nFAIL a/y\n' >"$tmp/r1"; printf 'SKIP a/x\n' >"$tmp/r2"
 printf 'PASS a/x\nSKIP b/y\n' >"$tmp/r3"

@@ -6,12 +6,17 @@
  * where their text landed: distinct 4K and 2M pages, the page-table level
  * and permissions that map it, and how the direct map changed.
  *
- * Usage: bpf_fleet -e execmem|plain [-n COUNT] [-r] [-b]
+ * Usage: bpf_fleet -e execmem|plain [-t on|off] [-u yes|no] [-n COUNT] [-r] [-b]
  *   -e: what the host expects of this kernel: "execmem" (BPF text on
  *       execmem: PMD mappings, the text tail first, chunks given back) or
  *       "plain" (RO+X mappings of any size). The loader never guesses this
  *       from the kernel under test: a kernel that lost execmem must fail
  *       the execmem checks, not skip them.
+ *   -t: with execmem, whether the text tail must hold the first program
+ *       ("on", the default) or no program at all ("off")
+ *   -u: "yes": PTI clones the kernel text into user page tables on this
+ *       boot; check that the user page tables map no BPF text
+ *   Options may be given as "unset", which means their default.
  *   -r: also print a human report
  *   -b: benchmark: keep CPU 1 busy throughout (so that no CPU sits in lazy
  *       TLB mode), and time five extra load+run+unload cycles
@@ -238,15 +243,11 @@ static int npt;
  * LEVEL". x86 writes the level last in lower case; arm64 writes it after
  * the size in upper case. Lines with neither RW nor ro are not present.
  */
-static void pt_load(void)
+static void pt_load_from(FILE *f)
 {
 	static const char *const levels[] = { "pte", "pmd", "pud", "p4d", "pgd" };
 	char line[256];
-	FILE *f = NULL;
 	size_t i;
-
-	for (i = 0; !f && i < sizeof(pt_files) / sizeof(pt_files[0]); i++)
-		f = fopen(pt_files[i], "r");
 
 	npt = 0;
 	while (f && fgets(line, sizeof(line), f)) {
@@ -273,6 +274,17 @@ static void pt_load(void)
 	}
 	if (f)
 		fclose(f);
+}
+
+/* The kernel's own page tables. */
+static void pt_load(void)
+{
+	FILE *f = NULL;
+	size_t i;
+
+	for (i = 0; !f && i < sizeof(pt_files) / sizeof(pt_files[0]); i++)
+		f = fopen(pt_files[i], "r");
+	pt_load_from(f);
 }
 
 static const struct pt_range *pt_find(uint64_t addr)
@@ -525,6 +537,192 @@ static int first_in_text_tail(void)
 	return etext && a >= etext && (a >> 21) == ((etext - 1) >> 21);
 }
 
+/* Programs in the text tail's range: [_etext, the next 2 MiB boundary). */
+static int in_text_tail(void)
+{
+	uint64_t etext = ksym_addr("_etext"), end = ((etext + (1 << 21) - 1) >> 21) << 21;
+	int i, n = 0;
+
+	for (i = 0; etext && i < nprogs; i++)
+		n += progs[i].len && progs[i].addr >= etext && progs[i].addr < end;
+	return etext ? n : -1;
+}
+
+/*
+ * The 2 MiB page of the lowest-addressed program outside the text tail:
+ * the first chunk, since chunks are PMD-aligned and filled lowest address
+ * first. (/proc/vmallocinfo hashes its addresses.) 0 if there is none.
+ */
+static uint64_t first_chunk(void)
+{
+	uint64_t etext = ksym_addr("_etext"), end = ((etext + (1 << 21) - 1) >> 21) << 21;
+	uint64_t lo = 0;
+	int i;
+
+	for (i = 0; i < nprogs; i++) {
+		uint64_t a = progs[i].addr;
+
+		if (progs[i].len && !(a >= etext && a < end) && (!lo || a < lo))
+			lo = a;
+	}
+	return lo >> 21 << 21;
+}
+
+/*
+ * Programs whose text the user page tables map. Also says whether they
+ * map the kernel text at all, i.e. whether PTI runs in its global-image
+ * mode on this boot, without which the check proves nothing.
+ */
+static int user_mapped(int *text_cloned)
+{
+	FILE *f = fopen("/sys/kernel/debug/page_tables/current_user", "r");
+	const struct pt_range *r;
+	int i, n = 0;
+
+	*text_cloned = 0;
+	if (!f)
+		return -1;
+	pt_load_from(f);
+	r = pt_find(ksym_addr("_stext"));
+	*text_cloned = r && r->present;
+	for (i = 0; i < nprogs; i++) {
+		r = pt_find(progs[i].addr);
+		if (!progs[i].len || !r || !r->present)
+			continue;
+		if (n++ < 3)
+			ksft_print_msg("user page tables map fleet_%d at %#lx: %s\n", i,
+				       (unsigned long)progs[i].addr, r->text);
+	}
+	return n;
+}
+
+/*
+ * The name the kernel prints for an address (%pS, as in oopses and stack
+ * traces), asked of the kernel itself: a helper program passes each
+ * address to bpf_snprintf("%pS") and leaves the text in a map.
+ */
+#define NAME_LEN 120
+
+static int fd_fmt = -1, fd_out = -1, fd_namer = -1;
+
+static int map_create(uint32_t value_size, uint32_t flags)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = 4;
+	attr.value_size = value_size;
+	attr.max_entries = 1;
+	attr.map_flags = flags;
+	return sys_bpf(BPF_MAP_CREATE, &attr);
+}
+
+static int map_rw(int fd, int cmd, void *value)
+{
+	union bpf_attr attr;
+	uint32_t key = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)value;
+	return sys_bpf(cmd, &attr);
+}
+
+static int namer_setup(void)
+{
+	char fmt[8] = "%pS";
+	union bpf_attr attr;
+	/* out[0..8): the address; out[8..): the text. r6 = &out, r3 = fmt. */
+	struct bpf_insn insns[] = {
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 6,
+		  .src_reg = BPF_PSEUDO_MAP_VALUE },
+		{ 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 1, .src_reg = 6 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 1, .imm = 8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 2, .imm = NAME_LEN },
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 3,
+		  .src_reg = BPF_PSEUDO_MAP_VALUE },
+		{ 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 4, .src_reg = 6 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 5, .imm = 8 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_snprintf },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	static char vlog[4096];
+
+	fd_fmt = map_create(sizeof(fmt), BPF_F_RDONLY_PROG);
+	fd_out = map_create(8 + NAME_LEN, 0);
+	if (fd_fmt < 0 || fd_out < 0 || map_rw(fd_fmt, BPF_MAP_UPDATE_ELEM, fmt))
+		return -errno;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd_fmt;
+	if (sys_bpf(BPF_MAP_FREEZE, &attr))
+		return -errno;
+	insns[0].imm = fd_out;
+	insns[5].imm = fd_fmt;
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.license = (uintptr_t)"GPL";
+	attr.log_buf = (uintptr_t)vlog;
+	attr.log_size = sizeof(vlog);
+	attr.log_level = 1;
+	fd_namer = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd_namer < 0) {
+		ksft_print_msg("namer: %s\n%s", strerror(errno), vlog);
+		return -errno;
+	}
+	return 0;
+}
+
+/* What %pS prints for @addr, into @name. */
+static int kernel_name(uint64_t addr, char *name)
+{
+	struct prog namer = { .fd = fd_namer };
+	char out[8 + NAME_LEN] = { 0 };
+	uint32_t ret;
+
+	memcpy(out, &addr, 8);
+	if (map_rw(fd_out, BPF_MAP_UPDATE_ELEM, out) || run_one(&namer, &ret) ||
+	    map_rw(fd_out, BPF_MAP_LOOKUP_ELEM, out))
+		return -errno;
+	memcpy(name, out + 8, NAME_LEN);
+	name[NAME_LEN - 1] = '\0';
+	return 0;
+}
+
+/* Programs that %pS names "bpf_prog_TAG_fleet_I+0x0/SIZE" at their start. */
+static int fleet_named(void)
+{
+	char name[NAME_LEN], want[32];
+	int i, n = 0, err = namer_setup();
+
+	if (err) {
+		ksft_print_msg("cannot set up the %%pS helper program: %s\n", strerror(-err));
+		return -1;
+	}
+	for (i = 0; i < nprogs; i++) {
+		if (!progs[i].len || kernel_name(progs[i].addr, name))
+			continue;
+		snprintf(want, sizeof(want), "_fleet_%d+0x0/", i);
+		if (!strncmp(name, "bpf_prog_", 9) && strstr(name, want)) {
+			n++;
+			continue;
+		}
+		if (i - n < 3)
+			ksft_print_msg("%%pS of fleet_%d at %#lx is \"%s\"\n", i,
+				       (unsigned long)progs[i].addr, name);
+	}
+	/* The helper must not keep a chunk alive after the fleet is gone. */
+	close(fd_namer);
+	close(fd_out);
+	close(fd_fmt);
+	return n;
+}
+
 /* The human report of the demo: where the fleet lives and how it is mapped. */
 static void report(void)
 {
@@ -562,6 +760,7 @@ int main(int argc, char **argv)
 {
 	long dm4k[3], dm2m[3];
 	int opt, want_report = 0, bench = 0, loaded, i, j, bad, chunks0, chunks1, execmem = -1;
+	int tail = 1, user = 0, cloned;
 	long tlb, cal, tail_kb = 0;
 	double ms[5];
 	pid_t busy = -1;
@@ -569,8 +768,14 @@ int main(int argc, char **argv)
 	uint64_t pmd_bytes = 0, total = 0;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "n:rbe:")) != -1) {
-		if (opt == 'n')
+	while ((opt = getopt(argc, argv, "n:rbe:t:u:")) != -1) {
+		if (opt == 't')
+			tail = !strcmp(optarg, "off") ? 0 : !strcmp(optarg, "on") ||
+			       !strcmp(optarg, "unset") ? 1 : -1;
+		else if (opt == 'u')
+			user = !strcmp(optarg, "yes") ? 1 : !strcmp(optarg, "no") ||
+			       !strcmp(optarg, "unset") ? 0 : -1;
+		else if (opt == 'n')
 			nprogs = atoi(optarg);
 		else if (opt == 'e')
 			execmem = !strcmp(optarg, "execmem") ? 1 : !strcmp(optarg, "plain") ? 0 : -1;
@@ -585,9 +790,9 @@ int main(int argc, char **argv)
 		progs[i].fd = -1;
 
 	ksft_print_header();
-	if (execmem < 0)
-		ksft_exit_fail_msg("no expectation: pass -e execmem or -e plain\n");
-	ksft_set_plan(9);
+	if (execmem < 0 || tail < 0 || user < 0)
+		ksft_exit_fail_msg("bad expectation: -e execmem|plain, -t on|off, -u yes|no\n");
+	ksft_set_plan(10 + user);
 	/* The kallsyms check needs BPF programs in kallsyms. */
 	f = fopen("/proc/sys/net/core/bpf_jit_kallsyms", "w");
 	if (!f || fputs("1", f) < 0 || fclose(f))
@@ -641,6 +846,11 @@ int main(int argc, char **argv)
 	ksft_print_msg("kallsyms lists %d of %d programs\n", i, nprogs);
 	ksft_test_result(i == nprogs, "kallsyms\n");
 
+	/* 5: the kernel names every program after it, wherever it is */
+	i = fleet_named();
+	ksft_print_msg("%%pS names %d of %d programs\n", i, nprogs);
+	ksft_test_result(i == nprogs, "symbols\n");
+
 	/* 5: placement */
 	bad = check_placement(execmem, &pmd_bytes);
 	for (i = 0; i < nprogs; i++)
@@ -661,11 +871,24 @@ int main(int argc, char **argv)
 		report();
 	ksft_print_msg("%d programs not on ro+x %s mappings\n", bad,
 		       execmem ? "pmd" : "kernel");
-	if (execmem && !first_in_text_tail()) {
+	if (execmem && tail && !first_in_text_tail()) {
 		ksft_print_msg("fleet_0 is not in the text tail\n");
 		bad++;
 	}
+	if (execmem && !tail && (i = in_text_tail()) != 0) {
+		ksft_print_msg("%d programs in the text tail, which is off\n", i);
+		bad++;
+	}
+	ksft_print_msg("metric: first_chunk %#llx\n", (unsigned long long)first_chunk());
 	ksft_test_result(!bad, "placement\n");
+	if (user) {
+		i = user_mapped(&cloned);
+		if (i < 0 || !cloned)
+			ksft_print_msg("%s\n", i < 0 ? "no current_user page-table dump (PTI off?)" :
+				       "the user page tables do not map the kernel text");
+		ksft_print_msg("%d programs mapped in the user page tables\n", i);
+		ksft_test_result(i == 0 && cloned, "user_page_tables\n");
+	}
 	i = wx_mappings();
 	ksft_print_msg("%d W+X mappings with the fleet loaded\n", i);
 	ksft_test_result(i == 0, "no_wx\n");

@@ -174,6 +174,7 @@ enum {
 	KUNIT = 4,	/* mode=kunit: the KUnit modules only, for quick checks */
 	DEMO = 8,	/* mode=demo: the reviewer's demo, no verdicts to judge */
 	BENCH = 16,	/* mode=bench: the workload of make bench, with metrics */
+	LAYOUT = 32,	/* mode=layout: where BPF text goes, on one more boot */
 };
 
 struct step {
@@ -494,9 +495,18 @@ static void step_fault_setup(const struct step *s)
 			ret = write_file(path, knobs[k][1]);
 		}
 	}
+	/*
+	 * fail_page_alloc leaves order-0 and __GFP_HIGHMEM requests alone by
+	 * default, and vmalloc asks for its pages with __GFP_HIGHMEM: without
+	 * these two, only KASAN_VMALLOC's shadow pages could fail.
+	 */
 	if (!ret) {
 		snprintf(path, sizeof(path), "/sys/kernel/debug/fail_page_alloc/min-order");
 		ret = write_file(path, "0");
+	}
+	if (!ret) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem");
+		ret = write_file(path, "N");
 	}
 	if (ret)
 		diag("fault injection: cannot write %s: %s", path, strerror(-ret));
@@ -593,12 +603,13 @@ static void step_bench_alloc(const struct step *s)
 #define KUNIT_MODULES ((void (*)(const struct step *))NULL)
 
 static const struct step steps[] = {
-	{ "boot_wx", step_boot_wx, NULL, FULL | DEBUG },
+	{ "boot_wx", step_boot_wx, NULL, FULL | DEBUG | LAYOUT },
 	{ "test_bpf_jit", step_test_bpf, "jit", FULL | BENCH },
 	{ "test_bpf_harden", step_test_bpf, "harden", FULL },
 	{ "test_bpf_interp", step_test_bpf, "interp", FULL },
 	{ "test_vmalloc", step_vmalloc, "10000", FULL },
-	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -e @fleet", FULL | DEBUG },
+	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -e @fleet -t @tail", FULL | DEBUG },
+	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 500 -e @fleet -t @tail -u @user", LAYOUT },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 300 -r -e @fleet", DEMO },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -b -e @fleet", BENCH },
 	{ "alloc_bench", step_bench_alloc, NULL, BENCH },
@@ -676,7 +687,8 @@ int main(void)
 	uname(&u);
 	plan = make_plan(!mode ? FULL : !strcmp(mode, "demo") ? DEMO :
 			 !strcmp(mode, "debug") ? DEBUG : !strcmp(mode, "kunit") ? KUNIT :
-			 !strcmp(mode, "bench") ? BENCH : FULL, &nsteps);
+			 !strcmp(mode, "bench") ? BENCH : !strcmp(mode, "layout") ? LAYOUT :
+			 FULL, &nsteps);
 	/* The plan must follow the version line, or kunit.py ignores it. */
 	fprintf(ktap, "KTAP version 1\n1..%zu\n# guest: %s %s\n",
 		nsteps, u.machine, u.release);

@@ -35,6 +35,8 @@
 #if IS_ENABLED(CONFIG_ARCH_HAS_EXECMEM)
 #include <linux/execmem.h>
 #define HAVE_EXECMEM 1
+/* execmem exports its API to modules for KUnit and tests like this only. */
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #else
 #define HAVE_EXECMEM 0
 #endif
