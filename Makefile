@@ -33,6 +33,9 @@ FLEET_x86_64 := execmem
 FLEET_arm64 := plain
 # The debug variant boots into the guest's debug run and dies on any WARN.
 BOOT_APPEND_debug := mode=debug panic_on_warn=1
+# The distro variant (Debian's config, x86_64) boots on two NUMA nodes.
+BOOT_APPEND_distro := mode=distro nodes=2
+QEMU_NODES_distro := 2
 BOOT_APPEND ?= fleet=$(FLEET_$(ARCH)) $(BOOT_APPEND_$(VARIANT))
 STAGE	:= ci/stage.sh
 
@@ -72,7 +75,7 @@ export: $(B)/tree.stamp
 	@ci/export.sh $(TREE) .
 	@git -C $(TREE) rev-parse HEAD >$(B)/applied.stamp
 
-## build       build one kernel: ARCH=x86_64|arm64 [VARIANT=debug]
+## build       build one kernel: ARCH=x86_64|arm64 [VARIANT=debug|distro]
 build: $(B)/applied.stamp
 	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
 	@ci/build.sh $(TREE) $(OUT) $(ARCH) $(VARIANT)
@@ -110,7 +113,8 @@ boot: initramfs
 ## guest       boot, then judge: KTAP via the KUnit parser, manifest, splat scan
 guest: initramfs
 	@mkdir -p $(RESULTS)
-	@BOOT_APPEND="$(BOOT_APPEND)" ci/guest.sh $(ARCH) $(ARCH)$(SUFFIX) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS) \
+	@BOOT_APPEND="$(BOOT_APPEND)" QEMU_NODES=$(or $(QEMU_NODES_$(VARIANT)),1) \
+		ci/guest.sh $(ARCH) $(ARCH)$(SUFFIX) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS) \
 		$(TREE) $(RESULTS)/$(ARCH)$(SUFFIX)
 
 ## layout      x86_64: two more boots of the normal kernel; PTI's global-image mode, the text tail off, chunks moved
@@ -159,6 +163,8 @@ check: $(B)/deps.stamp
 	@$(STAGE) layout-x86_64 $(MAKE) -s layout
 	@$(STAGE) build-x86_64-debug $(MAKE) -s build ARCH=x86_64 VARIANT=debug
 	@$(STAGE) guest-x86_64-debug $(MAKE) -s guest ARCH=x86_64 VARIANT=debug
+	@$(STAGE) build-x86_64-distro $(MAKE) -s build ARCH=x86_64 VARIANT=distro
+	@$(STAGE) guest-x86_64-distro $(MAKE) -s guest ARCH=x86_64 VARIANT=distro
 	@ci/summary.sh $(RESULTS)/*
 
 ## bench       baseline vs patched x86_64, one run: build/bench/, docs/benchmarks.md

@@ -4,21 +4,33 @@
 # Writes LOGDIR/console.log and LOGDIR/verdict.ktap. Exit: 0 when the guest
 # delivered a complete verdict, 1 when it did not (panic, crash), 2 for
 # harness errors (QEMU missing or failing, timeout). QEMU_CPU picks the
-# x86_64 CPU model (default: max).
+# x86_64 CPU model (default: max). QEMU_NODES=2 splits the guest into two
+# NUMA nodes, 1 GiB and one vCPU each (CPU k on node k).
 set -euo pipefail
 arch=$1 kernel=$2 initrd=$3 logdir=$4 extra=${5:-}
 timeout=${BOOT_TIMEOUT:-1200}
 accel=${ACCEL:-tcg}
 
 # The per-arch table: machine, console, and the verdict channel.
+smp=2 numa=()
+case ${QEMU_NODES:-1} in
+1)	;;
+# A socket per node: CPUs that share a last-level cache on different
+# nodes make the kernel warn about the topology.
+2)	smp=2,sockets=2,cores=1,threads=1
+	numa=(-object memory-backend-ram,id=m0,size=1G -object memory-backend-ram,id=m1,size=1G
+	      -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1) ;;
+*)	echo "boot: QEMU_NODES=$QEMU_NODES: 1 or 2" >&2; exit 2 ;;
+esac
+
 case $arch in
 x86_64)
 	qemu=(qemu-system-x86_64 -accel "$accel" -cpu "${QEMU_CPU:-max}" -bios /usr/share/qemu/qboot.rom
-	      -smp 2 -m 2G)
+	      -smp "$smp" -m 2G "${numa[@]}")
 	console=ttyS0 verdict=/dev/ttyS1
 	chan=(-serial "file:$logdir/console.log" -serial "file:$logdir/verdict.ktap") ;;
 arm64)
-	qemu=(qemu-system-aarch64 -M virt -accel "$accel" -cpu max -smp 2 -m 2G)
+	qemu=(qemu-system-aarch64 -M virt -accel "$accel" -cpu max -smp "$smp" -m 2G "${numa[@]}")
 	console=ttyAMA0 verdict=/dev/hvc0
 	chan=(-serial "file:$logdir/console.log" -device virtio-serial-device
 	      -chardev "file,id=verdict,path=$logdir/verdict.ktap"

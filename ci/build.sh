@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Configure and build one guest kernel out of tree, with ccache.
 # Usage: ci/build.sh SRC OUT ARCH [VARIANT]
+# The config is tinyconfig plus the fragments in ci/configs/. A variant
+# with a file ARCH-VARIANT.base starts from the distribution config that
+# file names instead, with its modules (=m) turned off: the fragments then
+# ask for the test modules again.
 set -euo pipefail
 src=$(realpath "$1") out=$2 arch=$3 variant=${4:-}
 here=$(dirname "$(realpath "$0")")
@@ -16,7 +20,9 @@ command -v "${cross}gcc" >/dev/null || {
 
 frags=("$cfg/common.config" "$cfg/$arch.config")
 if [ -n "$variant" ]; then
-	frags+=("$cfg/$variant.config")
+	[ -f "$cfg/$variant.config" ] || [ -f "$cfg/$arch-$variant.config" ] || {
+		echo "build: no config fragment for variant '$variant' on $arch" >&2; exit 2; }
+	[ -f "$cfg/$variant.config" ] && frags+=("$cfg/$variant.config")
 	[ -f "$cfg/$arch-$variant.config" ] && frags+=("$cfg/$arch-$variant.config")
 fi
 for f in "${frags[@]}"; do
@@ -32,7 +38,15 @@ export KBUILD_BUILD_USER=execmem KBUILD_BUILD_HOST=ci
 kmake=(make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross"
        CC="ccache ${cross}gcc" HOSTCC="ccache gcc" -j"$(nproc)")
 
-"${kmake[@]}" -s tinyconfig >/dev/null
+base=$cfg/$arch-$variant.base
+if [ -n "$variant" ] && [ -f "$base" ]; then
+	distro=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$base")
+	[ -f "$distro" ] || {
+		echo "build: $distro is missing; install linux-config-6.1 (make deps)" >&2; exit 2; }
+	xz -dc "$distro" | sed -E 's/^(CONFIG_[A-Za-z0-9_]+)=m$/# \1 is not set/' >"$out/.config"
+else
+	"${kmake[@]}" -s tinyconfig >/dev/null
+fi
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
 "${kmake[@]}" -s olddefconfig >/dev/null
 # Bisect builds of early prefixes set VALIDATE=known (see validate-config.sh).

@@ -6,7 +6,7 @@
  * where their text landed: distinct 4K and 2M pages, the page-table level
  * and permissions that map it, and how the direct map changed.
  *
- * Usage: bpf_fleet -e execmem|plain [-t on|off] [-u yes|no] [-n COUNT] [-r] [-b]
+ * Usage: bpf_fleet -e execmem|plain [-t on|off] [-u yes|no] [-m NODES] [-n COUNT] [-r] [-b]
  *   -e: what the host expects of this kernel: "execmem" (BPF text on
  *       execmem: PMD mappings, the text tail first, chunks given back) or
  *       "plain" (RO+X mappings of any size). The loader never guesses this
@@ -16,6 +16,12 @@
  *       ("on", the default) or no program at all ("off")
  *   -u: "yes": PTI clones the kernel text into user page tables on this
  *       boot; check that the user page tables map no BPF text
+ *   -m: the number of NUMA nodes the host gave the guest, CPU k on node
+ *       k. With two or more, the fleet is loaded on CPU 0, unloaded and
+ *       reloaded on CPU 1 and unloaded again on CPU 0, so that chunks are
+ *       created on both nodes and each is emptied from the other node;
+ *       "numa" checks the topology and, with execmem, that the chunks
+ *       came from the loading CPU's node each time
  *   Options may be given as "unset", which means their default.
  *   -r: also print a human report
  *   -b: benchmark: keep CPU 1 busy throughout (so that no CPU sits in lazy
@@ -188,6 +194,60 @@ static int execmem_chunks(void)
 	if (f)
 		fclose(f);
 	return n;
+}
+
+/*
+ * execmem chunks whose pages /proc/vmallocinfo counts on NUMA node
+ * @node ("N1=512"). A chunk comes from one node, the node of the task
+ * that created it.
+ */
+static int execmem_chunks_on(int node)
+{
+	char line[512], tag[16];
+	int n = 0;
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+
+	snprintf(tag, sizeof(tag), " N%d=", node);
+	while (f && fgets(line, sizeof(line), f))
+		n += strstr(line, "execmem") && strstr(line, tag);
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Run on CPU @cpu only. */
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+/*
+ * The guest's NUMA topology is what the host asked for: nodes 0 to
+ * @nodes - 1 online, CPU k on node k.
+ */
+static int numa_topology_ok(int nodes)
+{
+	char want[32], line[64] = "", path[64];
+	int k, ok;
+	FILE *f = fopen("/sys/devices/system/node/online", "r");
+
+	snprintf(want, sizeof(want), "0-%d\n", nodes - 1);
+	ok = f && fgets(line, sizeof(line), f) && !strcmp(line, want);
+	if (f)
+		fclose(f);
+	if (!ok)
+		ksft_print_msg("online nodes: %s", *line ? line : "(none)\n");
+	for (k = 0; ok && k < nodes; k++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/node%d", k, k);
+		ok = access(path, F_OK) == 0;
+		if (!ok)
+			ksft_print_msg("cpu%d is not on node %d\n", k, k);
+	}
+	return ok;
 }
 
 /*
@@ -760,7 +820,7 @@ int main(int argc, char **argv)
 {
 	long dm4k[3], dm2m[3];
 	int opt, want_report = 0, bench = 0, loaded, i, j, bad, chunks0, chunks1, execmem = -1;
-	int tail = 1, user = 0, cloned;
+	int tail = 1, user = 0, cloned, nodes = 0, numa_ok = 1, on0 = 0, on1 = 0;
 	long tlb, cal, tail_kb = 0;
 	double ms[5];
 	pid_t busy = -1;
@@ -768,7 +828,7 @@ int main(int argc, char **argv)
 	uint64_t pmd_bytes = 0, total = 0;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "n:rbe:t:u:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:rbe:t:u:m:")) != -1) {
 		if (opt == 't')
 			tail = !strcmp(optarg, "off") ? 0 : !strcmp(optarg, "on") ||
 			       !strcmp(optarg, "unset") ? 1 : -1;
@@ -777,6 +837,8 @@ int main(int argc, char **argv)
 			       !strcmp(optarg, "unset") ? 0 : -1;
 		else if (opt == 'n')
 			nprogs = atoi(optarg);
+		else if (opt == 'm')
+			nodes = !strcmp(optarg, "unset") ? 0 : atoi(optarg) > 0 ? atoi(optarg) : -1;
 		else if (opt == 'e')
 			execmem = !strcmp(optarg, "execmem") ? 1 : !strcmp(optarg, "plain") ? 0 : -1;
 		else if (opt == 'r')
@@ -790,9 +852,15 @@ int main(int argc, char **argv)
 		progs[i].fd = -1;
 
 	ksft_print_header();
-	if (execmem < 0 || tail < 0 || user < 0)
-		ksft_exit_fail_msg("bad expectation: -e execmem|plain, -t on|off, -u yes|no\n");
-	ksft_set_plan(10 + user);
+	if (execmem < 0 || tail < 0 || user < 0 || nodes < 0 || (nodes > 1 && bench))
+		ksft_exit_fail_msg("bad expectation: -e execmem|plain, -t on|off, -u yes|no, "
+				   "-m NODES (not with -b)\n");
+	ksft_set_plan(10 + user + (nodes > 1));
+	if (nodes > 1) {
+		numa_ok = numa_topology_ok(nodes);
+		if (pin_to(0))
+			numa_ok = 0;
+	}
 	/* The kallsyms check needs BPF programs in kallsyms. */
 	f = fopen("/proc/sys/net/core/bpf_jit_kallsyms", "w");
 	if (!f || fputs("1", f) < 0 || fclose(f))
@@ -809,6 +877,10 @@ int main(int argc, char **argv)
 	if (bench)
 		busy = busy_cpu1();
 	chunks0 = execmem_chunks();
+	if (nodes > 1) {
+		on0 = execmem_chunks_on(0);
+		on1 = execmem_chunks_on(1);
+	}
 	dm4k[0] = meminfo("DirectMap4k");
 	dm2m[0] = meminfo("DirectMap2M");
 
@@ -862,6 +934,12 @@ int main(int argc, char **argv)
 	ksft_print_msg("metric: text_pmd_permille %lu\n",
 		       total ? (unsigned long)(pmd_bytes * 1000 / total) : 0);
 	chunks1 = execmem_chunks() - chunks0;
+	if (nodes > 1 && execmem &&
+	    (execmem_chunks_on(0) - on0 < chunks1 || execmem_chunks_on(1) != on1)) {
+		ksft_print_msg("loaded on node 0: %d new chunks, %d more on node 0, %d on node 1\n",
+			       chunks1, execmem_chunks_on(0) - on0, execmem_chunks_on(1) - on1);
+		numa_ok = 0;
+	}
 	ksft_print_msg("metric: execmem_chunks_loaded %d\n", chunks1);
 	ksft_print_msg("metric: text_tail_kb %ld\n", tail_kb);
 	ksft_print_msg("metric: text_reserved_kb_load %ld\n", text_reserved_kb() + tail_kb);
@@ -893,12 +971,17 @@ int main(int argc, char **argv)
 	ksft_print_msg("%d W+X mappings with the fleet loaded\n", i);
 	ksft_test_result(i == 0, "no_wx\n");
 
-	/* 6: unload, reload, run again */
+	/* 6: unload, reload, run again (from the other node, with -m) */
+	if (nodes > 1 && pin_to(1))
+		numa_ok = 0;
 	tlb = irq_count("TLB");
 	cal = irq_count("CAL");
 	unload_all();
 	ksft_print_msg("metric: tlb_shootdowns_unload %ld\n", irq_count("TLB") - tlb);
 	ksft_print_msg("metric: call_ipis_unload %ld\n", irq_count("CAL") - cal);
+	/* With -m, the reload must find no node-0 chunk left to reuse. */
+	for (j = 0; nodes > 1 && execmem_chunks() > chunks0 && j < 30; j++)
+		sleep(1);
 	load_all(&loaded);
 	for (i = 0, bad = 0; i < nprogs; i++) {
 		uint32_t ret = 0;
@@ -910,6 +993,12 @@ int main(int argc, char **argv)
 	ksft_print_msg("metric: directmap4k_kb_reload %ld\n", dm4k[2] - dm4k[1]);
 	ksft_print_msg("metric: directmap2m_kb_reload %ld\n", dm2m[2] - dm2m[1]);
 	ksft_print_msg("reload: %d of %d loaded, %d wrong\n", loaded, nprogs, bad);
+	/* Chunks not yet given back may be reused; new ones come from node 1. */
+	if (nodes > 1 && execmem && execmem_chunks_on(1) <= on1) {
+		ksft_print_msg("reloaded on node 1: no new chunk on node 1 (%d on node 0)\n",
+			       execmem_chunks_on(0) - on0);
+		numa_ok = 0;
+	}
 	ksft_test_result(loaded == nprogs && !bad, "reload\n");
 	for (i = 0; i < nprogs; i++)
 		prog_info(&progs[i]);	/* the reloaded images' addresses */
@@ -924,6 +1013,8 @@ int main(int argc, char **argv)
 	 * /proc/vmallocinfo while they were loaded; their leaving it is what
 	 * "given back" means, checked on vmalloc's own books.
 	 */
+	if (nodes > 1 && pin_to(0))
+		numa_ok = 0;
 	unload_all();
 	/* Deferred frees take longer on slow kernels (KASAN under TCG). */
 	for (j = 0; (i = execmem_chunks() - chunks0) > 0 && j < 30; j++)
@@ -937,6 +1028,8 @@ int main(int argc, char **argv)
 			ksft_print_msg("no execmem chunk in /proc/vmallocinfo with the fleet loaded\n");
 		ksft_test_result(chunks1 > 0 && i == 0, "chunks_given_back\n");
 	}
+	if (nodes > 1)
+		ksft_test_result(numa_ok, "numa\n");
 
 	/* Benchmark: load, run and close everything, five times. */
 	for (j = 0; bench && j < 5; j++) {

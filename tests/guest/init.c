@@ -175,6 +175,7 @@ enum {
 	DEMO = 8,	/* mode=demo: the reviewer's demo, no verdicts to judge */
 	BENCH = 16,	/* mode=bench: the workload of make bench, with metrics */
 	LAYOUT = 32,	/* mode=layout: where BPF text goes, on one more boot */
+	DISTRO = 64,	/* mode=distro: Debian's config, on two NUMA nodes */
 };
 
 struct step {
@@ -603,18 +604,19 @@ static void step_bench_alloc(const struct step *s)
 #define KUNIT_MODULES ((void (*)(const struct step *))NULL)
 
 static const struct step steps[] = {
-	{ "boot_wx", step_boot_wx, NULL, FULL | DEBUG | LAYOUT },
-	{ "test_bpf_jit", step_test_bpf, "jit", FULL | BENCH },
+	{ "boot_wx", step_boot_wx, NULL, FULL | DEBUG | LAYOUT | DISTRO },
+	{ "test_bpf_jit", step_test_bpf, "jit", FULL | BENCH | DISTRO },
 	{ "test_bpf_harden", step_test_bpf, "harden", FULL },
 	{ "test_bpf_interp", step_test_bpf, "interp", FULL },
 	{ "test_vmalloc", step_vmalloc, "10000", FULL },
-	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -e @fleet -t @tail", FULL | DEBUG },
+	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -e @fleet -t @tail -m @nodes",
+	  FULL | DEBUG | DISTRO },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 500 -e @fleet -t @tail -u @user", LAYOUT },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 300 -r -e @fleet", DEMO },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -b -e @fleet", BENCH },
 	{ "alloc_bench", step_bench_alloc, NULL, BENCH },
-	{ "fault_injection_setup", step_fault_setup, NULL, FULL | DEBUG | KUNIT },
-	{ "kunit", KUNIT_MODULES, NULL, FULL | DEBUG | KUNIT },
+	{ "fault_injection_setup", step_fault_setup, NULL, FULL | DEBUG | KUNIT | DISTRO },
+	{ "kunit", KUNIT_MODULES, NULL, FULL | DEBUG | KUNIT | DISTRO },
 	{ "kmemleak", step_kmemleak, NULL, DEBUG },
 	{ "lockdep", step_lockdep, NULL, DEBUG },
 };
@@ -688,7 +690,7 @@ int main(void)
 	plan = make_plan(!mode ? FULL : !strcmp(mode, "demo") ? DEMO :
 			 !strcmp(mode, "debug") ? DEBUG : !strcmp(mode, "kunit") ? KUNIT :
 			 !strcmp(mode, "bench") ? BENCH : !strcmp(mode, "layout") ? LAYOUT :
-			 FULL, &nsteps);
+			 !strcmp(mode, "distro") ? DISTRO : FULL, &nsteps);
 	/* The plan must follow the version line, or kunit.py ignores it. */
 	fprintf(ktap, "KTAP version 1\n1..%zu\n# guest: %s %s\n",
 		nsteps, u.machine, u.release);
