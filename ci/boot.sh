@@ -11,7 +11,8 @@ arch=$1 kernel=$2 initrd=$3 logdir=$4 extra=${5:-}
 timeout=${BOOT_TIMEOUT:-1200}
 accel=${ACCEL:-tcg}
 
-# The per-arch table: machine, console, and the verdict channel.
+# The NUMA layout, then the per-arch table: machine, console, and the
+# verdict channel.
 smp=2 numa=()
 case ${QEMU_NODES:-1} in
 1)	;;
