@@ -13,18 +13,23 @@ if [ "$1" = --known-in ]; then
 	shift 2
 fi
 config=$1; shift
+# A later fragment overrides an earlier one, as in merge_config.sh, so each
+# option is checked against the last fragment that names it.
 awk -v lenient="$([ "$known" = /dev/null ] && echo 0 || echo 1)" '
 FILENAME == ARGV[1] { defined[$0] = 1; next }
 FILENAME == ARGV[2] { have[$0] = 1; if ($0 ~ /^CONFIG_/) { split($0, kv, "="); set[kv[1]] = 1 }; next }
-/^CONFIG_[A-Za-z0-9_]+=/ {
-	split($0, kv, "=")
-	if (!($0 in have) && !(lenient && !(kv[1] in defined))) {
-		printf "config: %s requested by %s but missing from .config\n", $0, FILENAME; bad = 1
+/^CONFIG_[A-Za-z0-9_]+=/ { split($0, kv, "="); want[kv[1]] = $0; from[kv[1]] = FILENAME; next }
+/^# CONFIG_[A-Za-z0-9_]+ is not set/ { want[$2] = ""; from[$2] = FILENAME }
+END {
+	for (opt in want) {
+		if (want[opt] != "") {
+			if (!(want[opt] in have) && !(lenient && !(opt in defined))) {
+				printf "config: %s requested by %s but missing from .config\n", want[opt], from[opt]; bad = 1
+			}
+		} else if (opt in set) {
+			printf "config: %s requested unset by %s but set in .config\n", opt, from[opt]; bad = 1
+		}
 	}
-	next
+	exit bad
 }
-/^# CONFIG_[A-Za-z0-9_]+ is not set/ {
-	if ($2 in set) { printf "config: %s requested unset by %s but set in .config\n", $2, FILENAME; bad = 1 }
-}
-END { exit bad }
 ' "$known" "$config" "$@" >&2 || { echo "config: validation failed" >&2; exit 2; }

@@ -99,12 +99,14 @@ for k in "$g"/mutants/*.ktap; do
 done
 
 # Config validation: NAME.{pass,fail}.config against a canned .config;
-# NAME.known-{pass,fail}.config with --known-in a tiny Kconfig tree.
+# NAME.known-{pass,fail}.config with --known-in a tiny Kconfig tree;
+# NAME.first, where there is one, is merged before NAME's fragment.
 for c in "$g"/config/*.config; do
 	IFS=. read -r name want _ <<<"$(basename "$c")"
-	opt=()
+	opt=() frags=("$c")
 	case $want in known-*) opt=(--known-in "$g/config/tree"); want=${want#known-} ;; esac
-	rc=0; "$ci/validate-config.sh" "${opt[@]}" "$g/config/dotconfig" "$c" 2>/dev/null || rc=$?
+	[ -f "$g/config/$name.first" ] && frags=("$g/config/$name.first" "$c")
+	rc=0; "$ci/validate-config.sh" "${opt[@]}" "$g/config/dotconfig" "${frags[@]}" 2>/dev/null || rc=$?
 	got=pass; [ $rc != 0 ] && got=fail
 	say "config/$name" $got "$want"
 done
