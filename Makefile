@@ -36,6 +36,9 @@ BOOT_APPEND_debug := mode=debug panic_on_warn=1
 # The distro variant (Debian's config, x86_64) boots on two NUMA nodes.
 BOOT_APPEND_distro := mode=distro nodes=2
 QEMU_NODES_distro := 2
+# The nomod variant (no loadable modules) reads test_bpf's built-in run
+# from the boot log (16 MiB, ci/boot.sh).
+BOOT_APPEND_nomod := mode=nomod
 BOOT_APPEND ?= fleet=$(FLEET_$(ARCH)) $(BOOT_APPEND_$(VARIANT))
 STAGE	:= ci/stage.sh
 
@@ -43,7 +46,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 
 .DEFAULT_GOAL := demo
 .PHONY: demo deps tree apply export build bisect initramfs boot guest layout check \
-	golden roundtrip checkpatch mutants bench help clean
+	golden roundtrip checkpatch mutants bench help clean build-nomod
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -75,10 +78,19 @@ export: $(B)/tree.stamp
 	@ci/export.sh $(TREE) .
 	@git -C $(TREE) rev-parse HEAD >$(B)/applied.stamp
 
-## build       build one kernel: ARCH=x86_64|arm64 [VARIANT=debug|distro]
+## build       build one kernel: ARCH=x86_64|arm64 [VARIANT=debug|distro|nomod]
 build: $(B)/applied.stamp
 	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
 	@ci/build.sh $(TREE) $(OUT) $(ARCH) $(VARIANT)
+
+## build-nomod both arches without loadable modules (VARIANT=nomod), side by side
+NOMOD_BUILDS := $(addprefix build-nomod-,$(ARCHES))
+.PHONY: $(NOMOD_BUILDS)
+build-nomod: $(B)/applied.stamp
+	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
+	@$(MAKE) -s -j2 $(NOMOD_BUILDS)
+$(NOMOD_BUILDS): build-nomod-%:
+	@ci/build.sh $(TREE) $(B)/out-$*-nomod $* nomod
 
 ## bisect      build every prefix of the series: ARCH="x86_64 arm64"
 bisect: $(B)/applied.stamp
@@ -165,6 +177,9 @@ check: $(B)/deps.stamp
 	@$(STAGE) guest-x86_64-debug $(MAKE) -s guest ARCH=x86_64 VARIANT=debug
 	@$(STAGE) build-x86_64-distro $(MAKE) -s build ARCH=x86_64 VARIANT=distro
 	@$(STAGE) guest-x86_64-distro $(MAKE) -s guest ARCH=x86_64 VARIANT=distro
+	@$(STAGE) build-nomod $(MAKE) -s build-nomod
+	@for a in $(ARCHES); do \
+		$(STAGE) guest-$$a-nomod $(MAKE) -s guest ARCH=$$a VARIANT=nomod || exit $$?; done
 	@ci/summary.sh $(RESULTS)/*
 
 ## bench       baseline vs patched x86_64, one run: build/bench/, docs/benchmarks.md

@@ -98,6 +98,16 @@ for k in "$g"/mutants/*.ktap; do
 	say "mutants/$name" "$got" "$want"
 done
 
+# reST lint: NAME.{pass,fail}.rst, their kernel-doc directives run on
+# demo.c with this tree's scripts/kernel-doc.
+for r in "$g"/rst/*.rst; do
+	IFS=. read -r name want _ <<<"$(basename "$r")"
+	rc=0; python3 "$ci/rst-lint.py" --srctree "$g/rst" --kernel-doc "$tree/scripts/kernel-doc" \
+		"$r" >/dev/null 2>&1 || rc=$?
+	got=pass; [ $rc = 1 ] && got=fail; [ $rc -gt 1 ] && got=error$rc
+	say "rst/$name" $got "$want"
+done
+
 # Config validation: NAME.{pass,fail}.config against a canned .config;
 # NAME.known-{pass,fail}.config with --known-in a tiny Kconfig tree;
 # NAME.first, where there is one, is merged before NAME's fragment.

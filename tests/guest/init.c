@@ -176,6 +176,7 @@ enum {
 	BENCH = 16,	/* mode=bench: the workload of make bench, with metrics */
 	LAYOUT = 32,	/* mode=layout: where BPF text goes, on one more boot */
 	DISTRO = 64,	/* mode=distro: Debian's config, on two NUMA nodes */
+	NOMOD = 128,	/* mode=nomod: no loadable modules, test_bpf built in */
 };
 
 struct step {
@@ -303,6 +304,28 @@ static void step_test_bpf(const struct step *s)
 	}
 	free(allowed);
 	result(ret == 0, s->name, NULL);
+}
+
+/*
+ * A kernel without modules (mode=nomod) runs test_bpf built in, once, at
+ * boot, with the JIT on by default: its summaries are in the boot log,
+ * which the host makes large enough (log_buf_len=). They are judged as
+ * the JIT run of the module is: all three suites, at least BPFSUM_FLOOR
+ * tests, none failed, every one JIT'ed. /proc/modules exists only with
+ * CONFIG_MODULES: a kernel that has it is not the one this step is for.
+ */
+static void step_test_bpf_builtin(const struct step *s)
+{
+	int ret, modules = access("/proc/modules", F_OK) == 0;
+	struct bpfsum sum;
+	char why[512];
+
+	ret = bpfsum_judge(boot_log.p ? boot_log.p : "", BPFSUM_JIT, BPFSUM_SUITES,
+			   BPFSUM_FLOOR, NULL, &sum, why, sizeof(why));
+	diag("test_bpf built in: %s", why);
+	if (modules)
+		diag("/proc/modules exists: this kernel supports modules");
+	result(!ret && !modules, s->name, NULL);
 }
 
 /*
@@ -604,13 +627,14 @@ static void step_bench_alloc(const struct step *s)
 #define KUNIT_MODULES ((void (*)(const struct step *))NULL)
 
 static const struct step steps[] = {
-	{ "boot_wx", step_boot_wx, NULL, FULL | DEBUG | LAYOUT | DISTRO },
+	{ "boot_wx", step_boot_wx, NULL, FULL | DEBUG | LAYOUT | DISTRO | NOMOD },
+	{ "test_bpf_builtin", step_test_bpf_builtin, NULL, NOMOD },
 	{ "test_bpf_jit", step_test_bpf, "jit", FULL | BENCH | DISTRO },
 	{ "test_bpf_harden", step_test_bpf, "harden", FULL },
 	{ "test_bpf_interp", step_test_bpf, "interp", FULL },
 	{ "test_vmalloc", step_vmalloc, "10000", FULL },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -e @fleet -t @tail -m @nodes",
-	  FULL | DEBUG | DISTRO },
+	  FULL | DEBUG | DISTRO | NOMOD },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 500 -e @fleet -t @tail -u @user", LAYOUT },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 300 -r -e @fleet", DEMO },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -b -e @fleet", BENCH },
@@ -690,7 +714,8 @@ int main(void)
 	plan = make_plan(!mode ? FULL : !strcmp(mode, "demo") ? DEMO :
 			 !strcmp(mode, "debug") ? DEBUG : !strcmp(mode, "kunit") ? KUNIT :
 			 !strcmp(mode, "bench") ? BENCH : !strcmp(mode, "layout") ? LAYOUT :
-			 !strcmp(mode, "distro") ? DISTRO : FULL, &nsteps);
+			 !strcmp(mode, "distro") ? DISTRO : !strcmp(mode, "nomod") ? NOMOD :
+			 FULL, &nsteps);
 	/* The plan must follow the version line, or kunit.py ignores it. */
 	fprintf(ktap, "KTAP version 1\n1..%zu\n# guest: %s %s\n",
 		nsteps, u.machine, u.release);
