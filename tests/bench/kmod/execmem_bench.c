@@ -8,9 +8,15 @@
  * OPS steady-state rounds of "free a random live one, allocate a new
  * one" and prints the mean cost of each, in TSC cycles. Each operation
  * is timed on one CPU (migrate_disable()): the TSCs of a TCG guest are
- * not synchronised, and its clocksource (jiffies) is far too coarse. Every allocation also gets a
- * 4-byte header written through the arch's text-poking path, as BPF
- * writes its image header.
+ * not synchronised, and its clocksource (jiffies) is far too coarse.
+ * Every allocation also gets a 4-byte header written through the arch's
+ * text-poking path, as BPF writes its image header: the allocation is
+ * timed with it and without it (the allocator alone). The baseline's free
+ * reads that header, so it is always written.
+ *
+ * Then it times new 2 MiB units: allocations of exactly PMD_SIZE, each of
+ * which takes a whole chunk (a pack on the baseline). The first one is
+ * not timed: it takes the empty chunk execmem may hold in reserve.
  *
  * On the patched kernel it uses execmem_alloc(), execmem_fill() and
  * execmem_free(). On the baseline it uses the path BPF takes there:
@@ -89,21 +95,43 @@ static u32 fleet_size(void)
 	return round_up(size, 64);
 }
 
-static int one_alloc(struct slot *s)
+/* Allocate @s->size bytes; TSC cycles of the allocator in *@raw. */
+static int raw_alloc(struct slot *s, u64 *raw)
 {
-	s->size = fleet_size();
+	cycles_t t = get_cycles();
+
 	if (HAVE_EXECMEM) {
 #if HAVE_EXECMEM
 		s->p = execmem_alloc(s->size, 64);
-		if (s->p && IS_ERR(execmem_fill(s->p, &s->size, sizeof(s->size))))
-			return -EIO;
 #endif
 	} else {
 		s->p = base_alloc(s->size, fill_traps, false);
-		if (s->p)
-			base_copy(s->p, &s->size, sizeof(s->size));
 	}
+	*raw += get_cycles() - t;
 	return s->p ? 0 : -ENOMEM;
+}
+
+/* The header, through the text-poking path. */
+static int write_header(struct slot *s)
+{
+	if (HAVE_EXECMEM) {
+#if HAVE_EXECMEM
+		if (IS_ERR(execmem_fill(s->p, &s->size, sizeof(s->size))))
+			return -EIO;
+#endif
+	} else {
+		base_copy(s->p, &s->size, sizeof(s->size));
+	}
+	return 0;
+}
+
+static int one_alloc(struct slot *s, u64 *raw)
+{
+	int err;
+
+	s->size = fleet_size();
+	err = raw_alloc(s, raw);
+	return err ?: write_header(s);
 }
 
 static void one_free(struct slot *s)
@@ -121,14 +149,14 @@ static void one_free(struct slot *s)
 static int run_level(int live)
 {
 	struct slot *pool = vcalloc(live, sizeof(*pool));
-	u64 t_alloc = 0, t_free = 0;
+	u64 t_alloc = 0, t_raw = 0, t_free = 0, untimed = 0;
 	cycles_t t;
 	int i, err = 0;
 
 	if (!pool)
 		return -ENOMEM;
 	for (i = 0; i < live && !err; i++)
-		err = one_alloc(&pool[i]);
+		err = one_alloc(&pool[i], &untimed);
 	for (i = 0; i < ops && !err; i++) {
 		struct slot *s = &pool[get_random_u32_below(live)];
 
@@ -139,7 +167,7 @@ static int run_level(int live)
 		migrate_enable();
 		migrate_disable();
 		t = get_cycles();
-		err = one_alloc(s);
+		err = one_alloc(s, &t_raw);
 		t_alloc += get_cycles() - t;
 		migrate_enable();
 		cond_resched();
@@ -151,7 +179,33 @@ static int run_level(int live)
 	if (err)
 		return err;
 	pr_info("metric: alloc_cycles_live_%d %llu\n", live, div_u64(t_alloc, ops));
+	pr_info("metric: alloc_nopoke_cycles_live_%d %llu\n", live, div_u64(t_raw, ops));
 	pr_info("metric: free_cycles_live_%d %llu\n", live, div_u64(t_free, ops));
+	return 0;
+}
+
+#define NEW_UNITS	4
+
+/* Mean cycles of an allocation that must create a 2 MiB unit. */
+static int run_new_units(void)
+{
+	struct slot unit[NEW_UNITS + 1] = {};
+	u64 t_new = 0, untimed = 0;
+	int i, err = 0;
+
+	for (i = 0; i <= NEW_UNITS && !err; i++) {
+		unit[i].size = PMD_SIZE;
+		migrate_disable();
+		err = raw_alloc(&unit[i], i ? &t_new : &untimed);
+		migrate_enable();
+		err = err ?: write_header(&unit[i]);
+	}
+	for (i = 0; i <= NEW_UNITS; i++)
+		if (unit[i].p)
+			one_free(&unit[i]);
+	if (err)
+		return err;
+	pr_info("metric: new_chunk_cycles %llu\n", div_u64(t_new, NEW_UNITS));
 	return 0;
 }
 
@@ -171,6 +225,8 @@ static int __init execmem_bench_init(void)
 	pr_info("path: %s\n", HAVE_EXECMEM ? "execmem" : "bpf_prog_pack");
 	for (i = 0; i < nlevels && !err; i++)
 		err = run_level(levels[i]);
+	if (!err)
+		err = run_new_units();
 	if (err) {
 		pr_err("failed: %d\n", err);
 		return err;
