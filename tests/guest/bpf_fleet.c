@@ -1023,7 +1023,7 @@ int main(int argc, char **argv)
 		numa_ok = 0;
 	unload_all();
 	/* Deferred frees take longer on slow kernels (KASAN under TCG). */
-	for (j = 0; (i = execmem_chunks()) > EXECMEM_SPARES && j < 30; j++)
+	for (j = 0; (i = execmem_chunks()) > EXECMEM_SPARES && j < 60; j++)
 		sleep(1);
 	ksft_print_msg("metric: execmem_chunks_after_unload %d\n", i);
 	ksft_print_msg("metric: text_reserved_kb_unload %ld\n", text_reserved_kb() + tail_kb);
