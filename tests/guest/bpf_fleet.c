@@ -196,9 +196,6 @@ static int execmem_chunks(void)
 	return n;
 }
 
-/* Empty chunks execmem may keep in reserve once everything is freed. */
-#define EXECMEM_SPARES	1
-
 /*
  * execmem chunks whose pages /proc/vmallocinfo counts on NUMA node
  * @node ("N1=512"). A chunk comes from one node, the node of the task
@@ -982,11 +979,9 @@ int main(int argc, char **argv)
 	unload_all();
 	ksft_print_msg("metric: tlb_shootdowns_unload %ld\n", irq_count("TLB") - tlb);
 	ksft_print_msg("metric: call_ipis_unload %ld\n", irq_count("CAL") - cal);
-	/* With -m, the reload must find no node-0 chunk left but the spare. */
-	for (j = 0; nodes > 1 && execmem_chunks() > EXECMEM_SPARES && j < 30; j++)
+	/* With -m, the reload must find no node-0 chunk left to reuse. */
+	for (j = 0; nodes > 1 && execmem_chunks() > chunks0 && j < 30; j++)
 		sleep(1);
-	if (nodes > 1)
-		on1 = execmem_chunks_on(1);	/* the spare may be there */
 	load_all(&loaded);
 	for (i = 0, bad = 0; i < nprogs; i++) {
 		uint32_t ret = 0;
@@ -1013,17 +1008,16 @@ int main(int argc, char **argv)
 	ksft_test_result(!bad, "placement_after_reload\n");
 
 	/*
-	 * 7: everything unloaded gives every execmem chunk back but the one
-	 * empty chunk execmem keeps in reserve. 2000 programs do not fit the
-	 * text tail, so chunks must have shown in /proc/vmallocinfo while
-	 * they were loaded; their leaving it is what "given back" means,
-	 * checked on vmalloc's own books.
+	 * 7: everything unloaded gives every execmem chunk back. 2000
+	 * programs do not fit the text tail, so chunks must have shown in
+	 * /proc/vmallocinfo while they were loaded; their leaving it is what
+	 * "given back" means, checked on vmalloc's own books.
 	 */
 	if (nodes > 1 && pin_to(0))
 		numa_ok = 0;
 	unload_all();
 	/* Deferred frees take longer on slow kernels (KASAN under TCG). */
-	for (j = 0; (i = execmem_chunks()) > EXECMEM_SPARES && j < 60; j++)
+	for (j = 0; (i = execmem_chunks() - chunks0) > 0 && j < 30; j++)
 		sleep(1);
 	ksft_print_msg("metric: execmem_chunks_after_unload %d\n", i);
 	ksft_print_msg("metric: text_reserved_kb_unload %ld\n", text_reserved_kb() + tail_kb);
@@ -1032,10 +1026,7 @@ int main(int argc, char **argv)
 	} else {
 		if (chunks1 <= 0)
 			ksft_print_msg("no execmem chunk in /proc/vmallocinfo with the fleet loaded\n");
-		if (i > EXECMEM_SPARES)
-			ksft_print_msg("%d chunks held after unload, at most %d expected\n",
-				       i, EXECMEM_SPARES);
-		ksft_test_result(chunks1 > 0 && i <= EXECMEM_SPARES, "chunks_given_back\n");
+		ksft_test_result(chunks1 > 0 && i == 0, "chunks_given_back\n");
 	}
 	if (nodes > 1)
 		ksft_test_result(numa_ok, "numa\n");
