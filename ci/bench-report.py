@@ -192,8 +192,7 @@ make bench
      clocksource is jiffies, too coarse for this); the allocation is
      timed with its header and alone. Then four allocations of exactly
      2 MiB, each of which must create a chunk (a pack on the
-     baseline), after an untimed one that takes any empty chunk held
-     in reserve.
+     baseline), after an untimed one.
      On the patched kernel it calls execmem_alloc()/execmem_fill()/
      execmem_free(); on the baseline, BPF's own bpf_prog_pack_alloc()/
      bpf_arch_text_copy()/bpf_prog_pack_free(), whose addresses the
