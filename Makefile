@@ -12,6 +12,10 @@ ARCHES	:= x86_64 arm64
 
 B	:= build
 TREE	:= $(B)/linux
+# The variant kernels build from TIP, a worktree of TREE held at the
+# series tip (ci/tip.sh), so that they can build while bisect walks TREE.
+TIP	:= $(B)/tip
+SRC	:= $(if $(VARIANT),$(TIP),$(TREE))
 TARBALL	:= /usr/src/linux-source-6.1.tar.xz
 SUFFIX	:= $(if $(VARIANT),-$(VARIANT))
 OUT	:= $(B)/out-$(ARCH)$(SUFFIX)
@@ -78,19 +82,22 @@ export: $(B)/tree.stamp
 	@ci/export.sh $(TREE) .
 	@git -C $(TREE) rev-parse HEAD >$(B)/applied.stamp
 
+$(B)/tip.stamp: $(B)/applied.stamp ci/tip.sh
+	@ci/tip.sh $(TREE) $(TIP) $<
+	@cp $< $@
+
 ## build       build one kernel: ARCH=x86_64|arm64 [VARIANT=debug|distro|nomod]
-build: $(B)/applied.stamp
-	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
-	@ci/build.sh $(TREE) $(OUT) $(ARCH) $(VARIANT)
+build: $(B)/applied.stamp $(if $(VARIANT),$(B)/tip.stamp)
+	@$(if $(VARIANT),true,ci/tree-clean.sh $(TREE) $(B)/applied.stamp)
+	@ci/build.sh $(SRC) $(OUT) $(ARCH) $(VARIANT)
 
 ## build-nomod both arches without loadable modules (VARIANT=nomod), side by side
 NOMOD_BUILDS := $(addprefix build-nomod-,$(ARCHES))
 .PHONY: $(NOMOD_BUILDS)
-build-nomod: $(B)/applied.stamp
-	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
+build-nomod: $(B)/tip.stamp
 	@$(MAKE) -s -j2 $(NOMOD_BUILDS)
 $(NOMOD_BUILDS): build-nomod-%:
-	@ci/build.sh $(TREE) $(B)/out-$*-nomod $* nomod
+	@ci/build.sh $(TIP) $(B)/out-$*-nomod $* nomod
 
 ## bisect      build every prefix of the series: ARCH="x86_64 arm64"
 bisect: $(B)/applied.stamp
@@ -169,18 +176,43 @@ check: $(B)/deps.stamp
 	@$(STAGE) apply $(MAKE) -s $(B)/applied.stamp
 	@$(STAGE) roundtrip $(MAKE) -s roundtrip
 	@$(STAGE) checkpatch $(MAKE) -s checkpatch
-	@$(STAGE) bisect $(MAKE) -s bisect ARCH="$(ARCHES)"
-	@for a in $(ARCHES); do \
-		$(STAGE) guest-$$a $(MAKE) -s guest ARCH=$$a || exit $$?; done
-	@$(STAGE) layout-x86_64 $(MAKE) -s layout
-	@$(STAGE) build-x86_64-debug $(MAKE) -s build ARCH=x86_64 VARIANT=debug
-	@$(STAGE) guest-x86_64-debug $(MAKE) -s guest ARCH=x86_64 VARIANT=debug
-	@$(STAGE) build-x86_64-distro $(MAKE) -s build ARCH=x86_64 VARIANT=distro
-	@$(STAGE) guest-x86_64-distro $(MAKE) -s guest ARCH=x86_64 VARIANT=distro
-	@$(STAGE) build-nomod $(MAKE) -s build-nomod
-	@for a in $(ARCHES); do \
-		$(STAGE) guest-$$a-nomod $(MAKE) -s guest ARCH=$$a VARIANT=nomod || exit $$?; done
+	@$(MAKE) -s $(B)/tip.stamp
+	@$(MAKE) -s -j2 $(CHECK_LAST)
 	@ci/summary.sh $(RESULTS)/*
+
+# The kernels and boots of make check, as two chains that make -j2 walks
+# side by side:
+#   bisect -> guests at the tip -> variant guests, one boot at a time;
+#   the variant kernels, one build at a time, from $(TIP), at nice 19.
+# The variant builds so take the CPU that bisect's serial link steps and
+# the guests leave idle, and give it back whenever those want it. A variant
+# guest waits for its kernel and for the boot before it.
+CHECK_BOOTS	:= guest-x86_64 guest-arm64 layout-x86_64 guest-x86_64-debug \
+		   guest-x86_64-distro guest-x86_64-nomod guest-arm64-nomod
+CHECK_BUILDS	:= build-x86_64-debug build-x86_64-distro build-nomod
+CHECK_LAST	:= check-guest-arm64-nomod
+.PHONY: check-bisect $(addprefix check-,$(CHECK_BOOTS) $(CHECK_BUILDS))
+check-bisect:
+	@$(STAGE) bisect $(MAKE) -s bisect ARCH="$(ARCHES)"
+check-guest-x86_64 check-guest-arm64: check-guest-%: check-bisect
+	@$(STAGE) guest-$* $(MAKE) -s guest ARCH=$*
+check-guest-arm64: check-guest-x86_64
+check-layout-x86_64: check-guest-arm64
+	@$(STAGE) layout-x86_64 $(MAKE) -s layout
+check-build-x86_64-debug:
+	@nice -n 19 $(STAGE) build-x86_64-debug $(MAKE) -s build ARCH=x86_64 VARIANT=debug
+check-build-x86_64-distro: check-build-x86_64-debug
+	@nice -n 19 $(STAGE) build-x86_64-distro $(MAKE) -s build ARCH=x86_64 VARIANT=distro
+check-build-nomod: check-build-x86_64-distro
+	@nice -n 19 $(STAGE) build-nomod $(MAKE) -s build-nomod
+check-guest-x86_64-debug: check-layout-x86_64 check-build-x86_64-debug
+check-guest-x86_64-distro: check-guest-x86_64-debug check-build-x86_64-distro
+check-guest-x86_64-nomod: check-guest-x86_64-distro check-build-nomod
+check-guest-arm64-nomod: check-guest-x86_64-nomod
+check-guest-x86_64-debug check-guest-x86_64-distro check-guest-x86_64-nomod \
+check-guest-arm64-nomod: check-guest-%:
+	@$(STAGE) guest-$* $(MAKE) -s guest ARCH=$(firstword $(subst -, ,$*)) \
+		VARIANT=$(lastword $(subst -, ,$*))
 
 ## bench       baseline vs patched x86_64, one run: build/bench/, docs/benchmarks.md
 bench: $(B)/applied.stamp $(call GUEST_BIN,x86_64)

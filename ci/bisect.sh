@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Build every prefix of the applied series, base first, for each arch, and
-# leave the tree at its tip (so the last build is the one that gets tested).
+# Build every prefix of the applied series for each arch, and leave the
+# tree at its tip (so the last build is the one that gets tested).
 # Usage: ci/bisect.sh TREE BUILDDIR "ARCH..."
 # The arches of one prefix build at the same time, from the same checkout:
 # one's serial link steps (vmlinux, kallsyms, objtool) overlap the other's
-# compiles. Writes PASS lines to BUILDDIR/results/bisect; a broken prefix
-# is a harness error (exit 2) that names the patch and the arch.
+# compiles. Each build is incremental on the last prefix built for that
+# arch. A patch that changes nothing an arch's build reads (only
+# Documentation/ text, MAINTAINERS, or another arch's arch/ folder) is not
+# rebuilt for that arch: its sources there are those of the previous
+# prefix, byte for byte, and its PASS line says so. The tip is always
+# built for every arch. Writes PASS lines to BUILDDIR/results/bisect; a
+# broken prefix is a harness error (exit 2) that names the patch and the arch.
 set -euo pipefail
 tree=$1 b=$2 arches=$3
 here=$(dirname "$(realpath "$0")")
@@ -13,35 +18,51 @@ results=$b/results/bisect
 mkdir -p "$b/results"
 : >"$results"
 
+# Does commit $2 change a file that arch $1's build reads?
+reads() {
+	local karch=$1; [ "$karch" = x86_64 ] && karch=x86
+	git -C "$tree" diff --name-only "$2^" "$2" | awk -v karch="$karch" '
+		/^Documentation\// && !/Kconfig/ { next }
+		$0 == "MAINTAINERS" { next }
+		/^arch\// { split($0, d, "/"); if (d[2] != karch) next }
+		{ found = 1 }
+		END { exit !found }'
+}
+
 mapfile -t commits < <(git -C "$tree" rev-list --reverse base..series)
 trap 'git -C "$tree" checkout -q series' EXIT
-k=0
-for c in base "${commits[@]}"; do
+declare -A last=()
+k=1
+for c in "${commits[@]}"; do
 	git -C "$tree" checkout -q --detach "$c"
 	name=$(printf '%04d-%s' $k "$(git -C "$tree" log -1 --format=%f "$c")")
-	[ $k = 0 ] && name=0000-base
 	validate=known; [ $k = ${#commits[@]} ] && validate=strict
 	start=$(date +%s)
 	declare -A pid=()
+	built=
 	for a in $arches; do
+		if [ -n "${last[$a]:-}" ] && [ $k != ${#commits[@]} ] && ! reads "$a" "$c"; then
+			echo "PASS $a/bisect/$name # $a sources as in ${last[$a]%%-*}" >>"$results"
+			continue
+		fi
+		built="$built $a"
+		last[$a]=$name
 		mkdir -p "$b/out-$a"
 		VALIDATE=$validate "$here/build.sh" "$tree" "$b/out-$a" "$a" \
 			>"$b/out-$a/bisect.log" 2>&1 &
 		pid[$a]=$!
 	done
 	broken=
-	for a in $arches; do
+	for a in $built; do
 		wait "${pid[$a]}" || broken="$broken $a"
 	done
-	for a in $arches; do
-		case " $broken " in
-		*" $a "*) sed 's/^/  /' "$b/out-$a/bisect.log" >&2
-			  echo "bisect: prefix $name does not build for $a" >&2 ;;
-		esac
+	for a in $broken; do
+		sed 's/^/  /' "$b/out-$a/bisect.log" >&2
+		echo "bisect: prefix $name does not build for $a" >&2
 	done
 	[ -z "$broken" ] || exit 2
-	echo "bisect: [$k/${#commits[@]}] $arches $name ($(($(date +%s) - start))s)" >&2
-	for a in $arches; do
+	echo "bisect: [$k/${#commits[@]}]${built:- (none)} $name ($(($(date +%s) - start))s)" >&2
+	for a in $built; do
 		echo "PASS $a/bisect/$name" >>"$results"
 	done
 	k=$((k + 1))

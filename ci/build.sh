@@ -31,24 +31,53 @@ done
 
 mkdir -p "$out"
 out=$(realpath "$out")
+# An independent kernel build, whatever make runs this script.
+unset MAKEFLAGS MFLAGS
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$src")}
 export CCACHE_NOHASHDIR=true
+# Depend mode takes the cache key from the compiler's own -MMD output
+# instead of running the preprocessor a second time, and the cache stores
+# objects uncompressed. Measured here on a cold mm/ of the x86_64 kernel:
+# 36.1 s by default, 28.4 s so, 26.5 s with no ccache at all.
+export CCACHE_DEPEND=true CCACHE_NOCOMPRESS=true
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=execmem KBUILD_BUILD_HOST=ci
 kmake=(make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross"
        CC="ccache ${cross}gcc" HOSTCC="ccache gcc" -j"$(nproc)")
 
 base=$cfg/$arch-$variant.base
+distro=
 if [ -n "$variant" ] && [ -f "$base" ]; then
 	distro=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$base")
 	[ -f "$distro" ] || {
 		echo "build: $distro is missing; install linux-config-6.1 (make deps)" >&2; exit 2; }
-	xz -dc "$distro" | sed -E 's/^(CONFIG_[A-Za-z0-9_]+)=m$/# \1 is not set/' >"$out/.config"
-else
-	"${kmake[@]}" -s tinyconfig >/dev/null
 fi
-"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
-"${kmake[@]}" -s olddefconfig >/dev/null
+
+# The .config is a function of the fragments, the distribution config, the
+# compiler and the tree's Kconfig files. When none of them changed since
+# the last build in $out (a bisect step that touches only C files, a warm
+# rerun), and nobody edited that .config, the ~20 s of Kconfig passes
+# below are skipped.
+key=$( {
+	cat "${frags[@]}"
+	[ -z "$distro" ] || sha1sum "$distro"
+	"${cross}gcc" --version | head -1
+	git -C "$src" ls-files -z -- ':(glob)**/Kconfig*' 'kernel/configs/*' \
+		"arch/$karch/configs/*" 'scripts/kconfig/*' |
+		(cd "$src" && xargs -0 sha1sum)
+} | sha1sum | cut -d' ' -f1)
+stamp() { echo "$key $(sha1sum <"$out/.config" | cut -d' ' -f1)"; }
+if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config.key" 2>/dev/null)" != "$(stamp)" ]; then
+	rm -f "$out/.config.key"
+	if [ -n "$distro" ]; then
+		xz -dc "$distro" | sed -E 's/^(CONFIG_[A-Za-z0-9_]+)=m$/# \1 is not set/' >"$out/.config"
+	else
+		"${kmake[@]}" -s tinyconfig >/dev/null
+	fi
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
+	"${kmake[@]}" -s olddefconfig >/dev/null
+	stamp >"$out/.config.key"
+fi
 # Bisect builds of early prefixes set VALIDATE=known (see validate-config.sh).
 lenient=(); [ "${VALIDATE:-strict}" = known ] && lenient=(--known-in "$src")
 "$here/validate-config.sh" "${lenient[@]}" "$out/.config" "${frags[@]}"
