@@ -13,7 +13,7 @@ ARCHES	:= x86_64 arm64
 B	:= build
 TREE	:= $(B)/linux
 # The variant kernels build from TIP, a worktree of TREE held at the
-# series tip (ci/tip.sh), so that they can build while bisect walks TREE.
+# series tip (ci/worktree.sh), so that they can build while bisect walks TREE.
 TIP	:= $(B)/tip
 SRC	:= $(if $(VARIANT),$(TIP),$(TREE))
 TARBALL	:= /usr/src/linux-source-6.1.tar.xz
@@ -82,13 +82,13 @@ export: $(B)/tree.stamp
 	@ci/export.sh $(TREE) .
 	@git -C $(TREE) rev-parse HEAD >$(B)/applied.stamp
 
-$(B)/tip.stamp: $(B)/applied.stamp ci/tip.sh
-	@ci/tip.sh $(TREE) $(TIP) $<
+$(B)/tip.stamp: $(B)/applied.stamp ci/worktree.sh
+	@ci/worktree.sh $(TREE) $(TIP) $$(cat $<)
 	@cp $< $@
 
 ## build       build one kernel: ARCH=x86_64|arm64 [VARIANT=debug|distro|nomod]
 build: $(B)/applied.stamp $(if $(VARIANT),$(B)/tip.stamp)
-	@$(if $(VARIANT),true,ci/tree-clean.sh $(TREE) $(B)/applied.stamp)
+	$(if $(VARIANT),,@ci/tree-clean.sh $(TREE) $(B)/applied.stamp)
 	@ci/build.sh $(SRC) $(OUT) $(ARCH) $(VARIANT)
 
 ## build-nomod both arches without loadable modules (VARIANT=nomod), side by side
@@ -212,7 +212,6 @@ check-guest-x86_64-debug check-guest-x86_64-distro: check-guest-%:
 ## check-nomod both arches without loadable modules: build, boot, judge (not in make check)
 check-nomod: $(B)/deps.stamp
 	@rm -f $(RESULTS)/*-nomod
-	@$(STAGE) apply $(MAKE) -s $(B)/applied.stamp
 	@$(STAGE) build-nomod $(MAKE) -s build-nomod
 	@for a in $(ARCHES); do \
 		$(STAGE) guest-$$a-nomod $(MAKE) -s guest ARCH=$$a VARIANT=nomod || exit $$?; done

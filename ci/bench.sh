@@ -16,10 +16,7 @@ bench=$(realpath "$bench")
 # The baseline: a worktree of the tree at 'base', built with the same
 # fragments. Symbols only the series defines are skipped by validation.
 src=$bench/baseline-src
-if [ "$(git -C "$src" rev-parse HEAD 2>/dev/null)" != "$(git -C "$tree" rev-parse base)" ]; then
-	git -C "$tree" worktree remove --force "$src" 2>/dev/null || true
-	git -C "$tree" worktree add -q --detach "$src" base
-fi
+"$here/worktree.sh" "$tree" "$src" base >/dev/null
 VALIDATE=known "$here/build.sh" "$src" "$bench/out-baseline" x86_64
 
 for k in baseline patched; do

@@ -14,8 +14,7 @@ list=$here/../tests/mutants/list
 mkdir -p "$work"
 work=$(realpath "$work")
 wt=$work/tree
-git -C "$tree" worktree remove --force "$wt" 2>/dev/null || true
-git -C "$tree" worktree add -q --detach "$wt" HEAD
+"$here/worktree.sh" "$tree" "$wt" HEAD >/dev/null
 trap 'git -C "$tree" worktree remove --force "$wt"' EXIT
 rows=$work/rows
 : >"$rows"
