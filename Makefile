@@ -153,37 +153,34 @@ layout:
 	@ci/chunks-moved.sh x86_64-layout/chunks_moved \
 		$(foreach b,$(LAYOUT_BOOTS),$(B)/logs/x86_64-$(b)/verdict.ktap) >$(RESULTS)/x86_64-layout
 
+# The host checks read the tip worktree, which bisect does not move.
 ## golden      run the log parsers against canned logs (tests/golden)
-golden: $(B)/tree.stamp
+golden: $(B)/tip.stamp
 	@mkdir -p $(RESULTS)
-	@tests/golden/run.sh $(TREE) >$(RESULTS)/host-golden
+	@tests/golden/run.sh $(TIP) >$(RESULTS)/host-golden
 
 ## roundtrip   prove apply -> export reproduces the series byte for byte
-roundtrip: $(B)/applied.stamp
+roundtrip: $(B)/tip.stamp
 	@mkdir -p $(RESULTS)
-	@if ci/roundtrip.sh $(TREE) .; then echo "PASS host/roundtrip"; \
+	@if ci/roundtrip.sh $(TIP) .; then echo "PASS host/roundtrip"; \
 	 else echo "FAIL host/roundtrip"; fi >$(RESULTS)/host-roundtrip
 
 ## checkpatch  checkpatch --strict and kernel-doc over the series
-checkpatch: $(B)/applied.stamp
+checkpatch: $(B)/tip.stamp
 	@mkdir -p $(RESULTS)
-	@ci/checkpatch.sh $(TREE) series >$(RESULTS)/host-checkpatch
+	@ci/checkpatch.sh $(TIP) series >$(RESULTS)/host-checkpatch
 
 ## check       bisect, both arches' guests, layout, the debug and distro kernels; 'N passed, N failed'
 check: $(B)/deps.stamp
 	@rm -rf $(RESULTS)
-	@$(STAGE) golden $(MAKE) -s golden
-	@$(STAGE) apply $(MAKE) -s $(B)/applied.stamp
-	@$(STAGE) roundtrip $(MAKE) -s roundtrip
-	@$(STAGE) checkpatch $(MAKE) -s checkpatch
-	@$(MAKE) -s $(B)/tip.stamp
+	@$(STAGE) apply $(MAKE) -s $(B)/tip.stamp
 	@$(MAKE) -s -j2 $(CHECK_LAST)
 	@ci/summary.sh $(RESULTS)/*
 
-# The kernels and boots of make check, as two chains that make -j2 walks
-# side by side:
+# The work of make check, as two chains that make -j2 walks side by side:
 #   bisect -> guests at the tip -> variant guests, one boot at a time;
-#   the variant kernels, one build at a time, from $(TIP), at nice 19.
+#   the host checks, then the variant kernels, one build at a time, from
+#   $(TIP), at nice 19.
 # The variant builds so take the CPU that bisect's serial link steps and
 # the guests leave idle, and give it back whenever those want it. A variant
 # guest waits for its kernel and for the boot before it. The kernels
@@ -192,7 +189,7 @@ CHECK_BOOTS	:= guest-x86_64 guest-arm64 layout-x86_64 guest-x86_64-debug \
 		   guest-x86_64-distro
 CHECK_BUILDS	:= build-x86_64-debug build-x86_64-distro
 CHECK_LAST	:= check-guest-x86_64-distro
-.PHONY: check-bisect $(addprefix check-,$(CHECK_BOOTS) $(CHECK_BUILDS))
+.PHONY: check-host check-bisect $(addprefix check-,$(CHECK_BOOTS) $(CHECK_BUILDS))
 check-bisect:
 	@$(STAGE) bisect $(MAKE) -s bisect ARCH="$(ARCHES)"
 check-guest-x86_64 check-guest-arm64: check-guest-%: check-bisect
@@ -200,7 +197,11 @@ check-guest-x86_64 check-guest-arm64: check-guest-%: check-bisect
 check-guest-arm64: check-guest-x86_64
 check-layout-x86_64: check-guest-arm64
 	@$(STAGE) layout-x86_64 $(MAKE) -s layout
-check-build-x86_64-debug:
+check-host:
+	@$(STAGE) golden $(MAKE) -s golden
+	@$(STAGE) roundtrip $(MAKE) -s roundtrip
+	@$(STAGE) checkpatch $(MAKE) -s checkpatch
+check-build-x86_64-debug: check-host
 	@nice -n 19 $(STAGE) build-x86_64-debug $(MAKE) -s build ARCH=x86_64 VARIANT=debug
 check-build-x86_64-distro: check-build-x86_64-debug
 	@nice -n 19 $(STAGE) build-x86_64-distro $(MAKE) -s build ARCH=x86_64 VARIANT=distro

@@ -9,8 +9,12 @@
 # Documentation/ text, MAINTAINERS, or another arch's arch/ folder) is not
 # rebuilt for that arch: its sources there are those of the previous
 # prefix, byte for byte, and its PASS line says so. The tip is always
-# built for every arch. Writes PASS lines to BUILDDIR/results/bisect; a
-# broken prefix is a harness error (exit 2) that names the patch and the arch.
+# built for every arch, boot images included. Earlier prefixes build
+# vmlinux and the modules: the boot image adds the compressed vmlinux, the
+# decompressor and the setup code, so a prefix whose patch touches an
+# arch/*/boot/ folder builds it too. Writes PASS lines to
+# BUILDDIR/results/bisect; a broken prefix is a harness error (exit 2)
+# that names the patch and the arch.
 set -euo pipefail
 tree=$1 b=$2 arches=$3
 here=$(dirname "$(realpath "$0")")
@@ -36,7 +40,9 @@ k=1
 for c in "${commits[@]}"; do
 	git -C "$tree" checkout -q --detach "$c"
 	name=$(printf '%04d-%s' $k "$(git -C "$tree" log -1 --format=%f "$c")")
-	validate=known; [ $k = ${#commits[@]} ] && validate=strict
+	validate=known targets="vmlinux modules"
+	[ $k = ${#commits[@]} ] && validate=strict targets=
+	git -C "$tree" diff --name-only "$c^" "$c" | grep '^arch/[^/]*/boot/' >/dev/null && targets=
 	start=$(date +%s)
 	declare -A pid=()
 	built=
@@ -48,7 +54,7 @@ for c in "${commits[@]}"; do
 		built="$built $a"
 		last[$a]=$name
 		mkdir -p "$b/out-$a"
-		VALIDATE=$validate "$here/build.sh" "$tree" "$b/out-$a" "$a" \
+		VALIDATE=$validate TARGETS=$targets "$here/build.sh" "$tree" "$b/out-$a" "$a" \
 			>"$b/out-$a/bisect.log" 2>&1 &
 		pid[$a]=$!
 	done
