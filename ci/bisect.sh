@@ -22,15 +22,16 @@ results=$b/results/bisect
 mkdir -p "$b/results"
 : >"$results"
 
-# Does commit $2 change a file that arch $1's build reads?
+# Does the commit whose changed files are $files change one that arch
+# $1's build reads?
 reads() {
 	local karch=$1; [ "$karch" = x86_64 ] && karch=x86
-	git -C "$tree" diff --name-only "$2^" "$2" | awk -v karch="$karch" '
+	awk -v karch="$karch" '
 		/^Documentation\// && !/Kconfig/ { next }
 		$0 == "MAINTAINERS" { next }
 		/^arch\// { split($0, d, "/"); if (d[2] != karch) next }
 		{ found = 1 }
-		END { exit !found }'
+		END { exit !found }' <<<"$files"
 }
 
 mapfile -t commits < <(git -C "$tree" rev-list --reverse base..series)
@@ -40,14 +41,15 @@ k=1
 for c in "${commits[@]}"; do
 	git -C "$tree" checkout -q --detach "$c"
 	name=$(printf '%04d-%s' $k "$(git -C "$tree" log -1 --format=%f "$c")")
+	files=$(git -C "$tree" diff --name-only "$c^" "$c")
 	validate=known targets="vmlinux modules"
 	[ $k = ${#commits[@]} ] && validate=strict targets=
-	git -C "$tree" diff --name-only "$c^" "$c" | grep '^arch/[^/]*/boot/' >/dev/null && targets=
+	grep -q '^arch/[^/]*/boot/' <<<"$files" && targets=
 	start=$(date +%s)
 	declare -A pid=()
 	built=
 	for a in $arches; do
-		if [ -n "${last[$a]:-}" ] && [ $k != ${#commits[@]} ] && ! reads "$a" "$c"; then
+		if [ -n "${last[$a]:-}" ] && [ $k != ${#commits[@]} ] && ! reads "$a"; then
 			echo "PASS $a/bisect/$name # $a sources as in ${last[$a]%%-*}" >>"$results"
 			continue
 		fi

@@ -90,8 +90,4 @@ if ! "${kmake[@]}" -s "${targets[@]}" >"$out/build.log" 2>&1; then
 	echo "build: $arch${variant:+-$variant} kernel build failed; full log in $out/build.log" >&2
 	exit 2
 fi
-if [ -n "${TARGETS:-}" ]; then
-	echo "build: $arch${variant:+-$variant} $TARGETS in $out"
-else
-	echo "build: $arch${variant:+-$variant} $out/$image"
-fi
+echo "build: $arch${variant:+-$variant} ${TARGETS:-$image} in $out"
