@@ -182,37 +182,67 @@ static long meminfo(const char *key)
 	return val;
 }
 
-/* Lines of /proc/vmallocinfo that name execmem: its backing chunks. */
-static int execmem_chunks(void)
+/* Empty chunks execmem may keep in reserve once everything is freed. */
+#define EXECMEM_SPARES	1
+
+/*
+ * One pass over /proc/vmallocinfo: areas of 2 MiB or more whose caller
+ * is execmem_create_chunk, on NUMA node @node ("N1=512": a chunk's pages
+ * come from the node of the task that created it) or on any node for -1.
+ * Under KASAN without KASAN_VMALLOC each chunk also has a smaller shadow
+ * area with the same caller: not a chunk.
+ */
+static int chunks_read(int node)
 {
-	char line[512];
+	char line[512], tag[16];
+	long size;
 	int n = 0;
 	FILE *f = fopen("/proc/vmallocinfo", "r");
 
+	snprintf(tag, sizeof(tag), " N%d=", node);
 	while (f && fgets(line, sizeof(line), f))
-		n += strstr(line, "execmem") != NULL;
+		n += strstr(line, " execmem_create_chunk+") &&
+		     sscanf(line, "%*s %ld", &size) == 1 && size >= (2L << 20) &&
+		     (node < 0 || strstr(line, tag));
 	if (f)
 		fclose(f);
 	return n;
 }
 
 /*
- * execmem chunks whose pages /proc/vmallocinfo counts on NUMA node
- * @node ("N1=512"). A chunk comes from one node, the node of the task
- * that created it.
+ * execmem's chunks on @node, or on any node for -1. The file is read a
+ * page at a time with vmalloc's lock dropped in between, so a pass that
+ * races with other areas coming and going (the deferred frees of closed
+ * programs' vmalloc'ed bpf_prog) can skip or repeat lines: read until
+ * two passes agree.
  */
 static int execmem_chunks_on(int node)
 {
-	char line[512], tag[16];
-	int n = 0;
+	int n = chunks_read(node), prev, tries = 0;
+
+	do {
+		prev = n;
+		n = chunks_read(node);
+	} while (n != prev && ++tries < 20);
+	return n;
+}
+
+static int execmem_chunks(void)
+{
+	return execmem_chunks_on(-1);
+}
+
+/* For a failed check: the chunks, as /proc/vmallocinfo lists them. */
+static void print_chunks(void)
+{
+	char line[512];
 	FILE *f = fopen("/proc/vmallocinfo", "r");
 
-	snprintf(tag, sizeof(tag), " N%d=", node);
 	while (f && fgets(line, sizeof(line), f))
-		n += strstr(line, "execmem") && strstr(line, tag);
+		if (strstr(line, " execmem_create_chunk+"))
+			ksft_print_msg("vmallocinfo: %s", line);
 	if (f)
 		fclose(f);
-	return n;
 }
 
 /* Run on CPU @cpu only. */
@@ -223,6 +253,31 @@ static int pin_to(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+/*
+ * Load copies of the largest fleet program until node 1 holds more than
+ * @on1 chunks, then close them: how many it took, or -1 if 2,000 did not
+ * make execmem create a chunk.
+ */
+static int numa_extra_load(int on1)
+{
+	static struct prog extra[2000];
+	int n = 0, i, err = 0, big = 0;
+
+	for (i = 1; i < nprogs; i++)
+		if (target_bytes(i, nprogs) > target_bytes(big, nprogs))
+			big = i;
+	while (execmem_chunks_on(1) <= on1 && n < 2000 &&
+	       !(err = load_one(big, &extra[n])))
+		n++;
+	i = execmem_chunks_on(1) > on1 ? n : -1;
+	if (i < 0)
+		ksft_print_msg("no chunk on node 1 after %d extra programs (%s)\n",
+			       n, err ? strerror(-err) : "none failed");
+	while (n--)
+		close(extra[n].fd);
+	return i;
 }
 
 /*
@@ -824,7 +879,7 @@ int main(int argc, char **argv)
 	long tlb, cal, tail_kb = 0;
 	double ms[5];
 	pid_t busy = -1;
-	struct rlimit rl = { MAX_PROGS + 64, MAX_PROGS + 64 };
+	struct rlimit rl = { 2 * MAX_PROGS + 64, 2 * MAX_PROGS + 64 };	/* the fleet and numa_extra_load() */
 	uint64_t pmd_bytes = 0, total = 0;
 	FILE *f;
 
@@ -979,9 +1034,13 @@ int main(int argc, char **argv)
 	unload_all();
 	ksft_print_msg("metric: tlb_shootdowns_unload %ld\n", irq_count("TLB") - tlb);
 	ksft_print_msg("metric: call_ipis_unload %ld\n", irq_count("CAL") - cal);
-	/* With -m, the reload must find no node-0 chunk left to reuse. */
-	for (j = 0; nodes > 1 && execmem_chunks() > chunks0 && j < 30; j++)
+	/* With -m, the reload must find no node-0 chunk left but the spare. */
+	for (j = 0; nodes > 1 && execmem_chunks() > chunks0 + EXECMEM_SPARES && j < 30; j++)
 		sleep(1);
+	if (nodes > 1) {
+		on0 = execmem_chunks_on(0);	/* the spare, if it is there */
+		on1 = execmem_chunks_on(1);
+	}
 	load_all(&loaded);
 	for (i = 0, bad = 0; i < nprogs; i++) {
 		uint32_t ret = 0;
@@ -993,11 +1052,19 @@ int main(int argc, char **argv)
 	ksft_print_msg("metric: directmap4k_kb_reload %ld\n", dm4k[2] - dm4k[1]);
 	ksft_print_msg("metric: directmap2m_kb_reload %ld\n", dm2m[2] - dm2m[1]);
 	ksft_print_msg("reload: %d of %d loaded, %d wrong\n", loaded, nprogs, bad);
-	/* Chunks not yet given back may be reused; new ones come from node 1. */
-	if (nodes > 1 && execmem && execmem_chunks_on(1) <= on1) {
-		ksft_print_msg("reloaded on node 1: no new chunk on node 1 (%d on node 0)\n",
-			       execmem_chunks_on(0) - on0);
-		numa_ok = 0;
+	/*
+	 * The reload may fit in the text tail and the spare, wherever the
+	 * spare is. Chunks it creates, and those of further programs loaded
+	 * until one is created, must come from node 1.
+	 */
+	if (nodes > 1 && execmem) {
+		j = numa_extra_load(on1);
+		if (j < 0 || execmem_chunks_on(0) > on0) {
+			ksft_print_msg("reloaded on node 1: %d more chunks on node 0, %d on node 1 (%d extra programs)\n",
+				       execmem_chunks_on(0) - on0, execmem_chunks_on(1) - on1, j);
+			print_chunks();
+			numa_ok = 0;
+		}
 	}
 	ksft_test_result(loaded == nprogs && !bad, "reload\n");
 	for (i = 0; i < nprogs; i++)
@@ -1008,16 +1075,20 @@ int main(int argc, char **argv)
 	ksft_test_result(!bad, "placement_after_reload\n");
 
 	/*
-	 * 7: everything unloaded gives every execmem chunk back. 2000
+	 * 7: everything unloaded gives back every execmem chunk the fleet
+	 * made but the one empty chunk execmem keeps in reserve. 2000
 	 * programs do not fit the text tail, so chunks must have shown in
 	 * /proc/vmallocinfo while they were loaded; their leaving it is what
-	 * "given back" means, checked on vmalloc's own books.
+	 * "given back" means, checked on vmalloc's own books. Chunks held
+	 * before the fleet stay: on Debian's config one holds the PTP
+	 * classifier's cBPF filter, JIT'ed at boot before the text tail is
+	 * given to execmem.
 	 */
 	if (nodes > 1 && pin_to(0))
 		numa_ok = 0;
 	unload_all();
 	/* Deferred frees take longer on slow kernels (KASAN under TCG). */
-	for (j = 0; (i = execmem_chunks() - chunks0) > 0 && j < 30; j++)
+	for (j = 0; (i = execmem_chunks() - chunks0) > EXECMEM_SPARES && j < 60; j++)
 		sleep(1);
 	ksft_print_msg("metric: execmem_chunks_after_unload %d\n", i);
 	ksft_print_msg("metric: text_reserved_kb_unload %ld\n", text_reserved_kb() + tail_kb);
@@ -1026,7 +1097,12 @@ int main(int argc, char **argv)
 	} else {
 		if (chunks1 <= 0)
 			ksft_print_msg("no execmem chunk in /proc/vmallocinfo with the fleet loaded\n");
-		ksft_test_result(chunks1 > 0 && i == 0, "chunks_given_back\n");
+		if (i > EXECMEM_SPARES) {
+			ksft_print_msg("%d chunks more than before the fleet held after unload, at most %d expected\n",
+				       i, EXECMEM_SPARES);
+			print_chunks();
+		}
+		ksft_test_result(chunks1 > 0 && i <= EXECMEM_SPARES, "chunks_given_back\n");
 	}
 	if (nodes > 1)
 		ksft_test_result(numa_ok, "numa\n");
