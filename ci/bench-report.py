@@ -67,8 +67,8 @@ def rows(base, new):
     row('reserved / used, peak', b=ratio(base.get('text_reserved_kb_load'), used_kb(base)),
         p=ratio(new.get('text_reserved_kb_load'), used_kb(new)))
     row('executable kB reserved after unload (incl. text tail)', 'text_reserved_kb_unload')
-    row('execmem chunks held after unload', 'execmem_chunks_after_unload',
-        goal='0', met=p.get('execmem_chunks_after_unload') == 0)
+    row('execmem chunks held after unload (the spare)', 'execmem_chunks_after_unload',
+        goal='<= 1', met=p.get('execmem_chunks_after_unload', 2) <= 1)
     row('TLB shootdowns, load', 'tlb_shootdowns_load')
     row('TLB shootdowns, unload', 'tlb_shootdowns_unload')
     row('function-call IPIs (kernel flushes), load', 'call_ipis_load')
@@ -223,7 +223,9 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   baseline gave it back to the page allocator at boot. That is the
   price of the first programs sharing the kernel text's huge page, and
   it shows in "reserved after unload". Chunks beyond the tail are all
-  given back.
+  given back but one: execmem keeps one empty chunk in reserve, so that
+  loading and unloading at a chunk boundary does not create and destroy
+  a chunk each time.
 - IPIs: on x86 kernel-range flushes (set_memory_*(), vfree purges)
   arrive as function-call IPIs, not as "TLB shootdowns", so both rows
   are shown. Both kernels send a handful; execmem's come from giving
@@ -239,8 +241,10 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   free space without a search. "With its header poke" adds the text
   poke that writes the image header, which costs the same on both and
   dwarfs the allocator.
-- New chunk: both fill 2 MiB with traps and change its permissions,
-  the baseline on 512 4K PTEs, execmem on one PMD.
+- New chunk: execmem fills a new chunk with `int3` through its own
+  mapping before it turns read-only, as the baseline does for a new
+  pack; both then change the permissions of 2 MiB, the baseline on 512
+  4K PTEs, execmem on one PMD.
 
 Goals missed in this run: {missed}.
 '''

@@ -16,7 +16,7 @@
  *
  * Then it times new 2 MiB units: allocations of exactly PMD_SIZE, each of
  * which takes a whole chunk (a pack on the baseline). The first one is
- * not timed: it would take any empty chunk that is still held.
+ * not timed: it takes the empty chunk execmem may hold in reserve.
  *
  * On the patched kernel it uses execmem_alloc(), execmem_fill() and
  * execmem_free(). On the baseline it uses the path BPF takes there:
