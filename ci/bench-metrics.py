@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Collect the "metric: NAME VALUE" lines of a bench guest's KTAP verdict.
 
-Usage: ci/bench-metrics.py VERDICT.ktap  > metrics.json
+Usage: ci/bench-metrics.py VERDICT.ktap [CYCLES.ktap ...]  > metrics.json
 Every top-level result must be ok and the done marker present: figures
 from a run that failed prove nothing, so that exits 1 with the reason.
+The CYCLES verdicts (boots in mode=cycles) add their "cycle_ms_K" figures,
+in the order given, as one list: "cycles_ms".
 """
 import json
 import re
@@ -31,14 +33,30 @@ def parse(text):
     return {'guest': guest, 'metrics': metrics, 'failed': failed, 'done': done}
 
 
-def main():
-    with open(sys.argv[1], encoding='utf-8', errors='replace') as f:
+def load(path):
+    """The run in @path, or None after saying why it does not count."""
+    with open(path, encoding='utf-8', errors='replace') as f:
         run = parse(f.read())
     if not run['done'] or run['failed'] or not run['metrics']:
         why = ('no done marker' if not run['done'] else
                'failed: ' + ', '.join(run['failed']) if run['failed'] else 'no metrics')
-        print(f'bench-metrics: {sys.argv[1]}: {why}', file=sys.stderr)
+        print(f'bench-metrics: {path}: {why}', file=sys.stderr)
+        return None
+    return run
+
+
+def main():
+    run = load(sys.argv[1])
+    if run is None:
         return 1
+    cycles = []
+    for path in sys.argv[2:]:
+        extra = load(path)
+        if extra is None:
+            return 1
+        cycles += [v for k, v in sorted(extra['metrics'].items()) if k.startswith('cycle_ms_')]
+    if cycles:
+        run['metrics']['cycles_ms'] = cycles
     json.dump({'guest': run['guest'], 'metrics': run['metrics']}, sys.stdout,
               indent=1, sort_keys=True)
     print()

@@ -25,9 +25,11 @@ list=$output.list
 	echo "file /bin/bpf_fleet $(realpath "$bin/bpf_fleet-$arch") 0755 0 0"
 	for d in "$kout" "$@"; do
 		[ -f "$d/modules.order" ] || continue
-		sed "s|\.o\$|.ko|" "$d/modules.order" | while read -r ko; do
-			[ -f "$d/$ko" ] || { echo "initramfs: $d/$ko is in modules.order but missing" >&2; exit 2; }
-			echo "file /modules/$(basename "$ko") $(realpath "$d/$ko") 0644 0 0"
+		# The kernel's own lines are relative to its build folder; an
+		# external module's (M=) are absolute.
+		sed "s|\.o\$|.ko|; \|^/|!s|^|$d/|" "$d/modules.order" | while read -r ko; do
+			[ -f "$ko" ] || { echo "initramfs: $ko is in modules.order but missing" >&2; exit 2; }
+			echo "file /modules/$(basename "$ko") $(realpath "$ko") 0644 0 0"
 		done
 	done
 } >"$list"

@@ -121,11 +121,13 @@ for c in "$g"/config/*.config; do
 	say "config/$name" $got "$want"
 done
 
-# Bench: metrics of a clean run -> NAME.expected.json; a run with a failed
-# result or no done marker is refused; the report table of the two.
+# Bench: metrics of a clean run, with the cycles of its interleaved boots
+# from NAME.cycles/ -> NAME.expected.json; a run with a failed result or
+# no done marker is refused; the report table of the two.
 for k in "$g"/bench/*.ktap; do
 	name=$(basename "$k" .ktap)
-	rc=0; python3 "$ci/bench-metrics.py" "$k" >"$tmp/$name.json" 2>/dev/null || rc=$?
+	cycles=(); [ -d "$g/bench/$name.cycles" ] && cycles=("$g/bench/$name.cycles"/*.ktap)
+	rc=0; python3 "$ci/bench-metrics.py" "$k" "${cycles[@]}" >"$tmp/$name.json" 2>/dev/null || rc=$?
 	if [ -f "$g/bench/$name.expected.json" ]; then
 		got=same; [ $rc = 0 ] && diff -u "$g/bench/$name.expected.json" "$tmp/$name.json" >&2 ||
 			got=different

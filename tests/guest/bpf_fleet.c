@@ -25,7 +25,11 @@
  *   Options may be given as "unset", which means their default.
  *   -r: also print a human report
  *   -b: benchmark: keep CPU 1 busy throughout (so that no CPU sits in lazy
- *       TLB mode), and time five extra load+run+unload cycles
+ *       TLB mode), and time five extra load+run+unload cycles; then, with
+ *       CPU 1 free, time two loaders at once, one per CPU, three times
+ *   -c N: only time N load+run+unload cycles, after an untimed one, with
+ *       CPU 1 kept busy ("metric: cycle_ms_K"), for make bench's
+ *       interleaved boots of the two kernels
  *
  * Output is TAP through the kernel's kselftest.h. Lines "# metric: NAME
  * VALUE" carry the figures the benchmark collects.
@@ -535,6 +539,76 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* @n timed load+run+unload cycles of the whole fleet, into @ms. */
+static int time_cycles(double *ms, int n)
+{
+	int i, j, loaded, bad = 0;
+
+	for (j = 0; j < n; j++) {
+		double t = now_ms();
+
+		bad |= load_all(&loaded) != 0;
+		for (i = 0; i < nprogs; i++) {
+			uint32_t ret;
+
+			run_one(&progs[i], &ret);
+		}
+		for (i = 0; i < nprogs; i++)
+			close(progs[i].fd);
+		ms[j] = now_ms() - t;
+		sleep(2);	/* let the deferred frees finish */
+	}
+	return bad;
+}
+
+/*
+ * Two loaders at once, one pinned to each CPU, each loading every other
+ * program of the fleet: programs loaded per second, from the moment both
+ * may start until both have loaded their half. They close their
+ * programs only after the clock has stopped. -1 if anything failed.
+ */
+static double two_loaders(void)
+{
+	int go[2], done[2], quit[2], k, i, bad = 0;
+	pid_t pid[2];
+	double t;
+	char c;
+
+	if (pipe(go) || pipe(done) || pipe(quit))
+		return -1;
+	for (k = 0; k < 2; k++) {
+		pid[k] = fork();
+		if (pid[k])
+			continue;
+		close(go[1]);
+		close(quit[1]);
+		if (pin_to(k) || read(go[0], &c, 1) < 0)
+			_exit(1);
+		for (i = k; i < nprogs; i += 2)
+			bad |= load_one(i, &progs[i]);
+		c = bad ? 'x' : 'o';
+		if (write(done[1], &c, 1) != 1 || read(quit[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(go[0]);
+	close(quit[0]);
+	close(done[1]);
+	t = now_ms();
+	close(go[1]);			/* both start */
+	for (k = 0; k < 2; k++)
+		bad |= read(done[0], &c, 1) != 1 || c != 'o';
+	t = now_ms() - t;
+	close(quit[1]);			/* both close their programs and exit */
+	close(done[0]);
+	for (k = 0; k < 2; k++) {
+		int status = 1;
+
+		bad |= pid[k] < 0 || waitpid(pid[k], &status, 0) < 0 || status;
+	}
+	return bad || t <= 0 ? -1 : nprogs * 1e3 / t;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -570,6 +644,42 @@ static long distinct_pages(int shift)
 		d += !i || pg[i] != pg[i - 1];
 	free(pg);
 	return d;
+}
+
+/*
+ * For the bench's occupancy chart: kB of JIT text in each 2 MiB page the
+ * fleet's images start in, in address order ("metric: use_kb_pmd_K").
+ */
+static void print_occupancy(void)
+{
+	uint64_t pmd[64], tp;
+	long kb[64], tk;
+	int n = 0, i, k;
+
+	for (i = 0; i < nprogs; i++) {
+		if (!progs[i].len)
+			continue;
+		for (k = 0; k < n && pmd[k] != progs[i].addr >> 21; k++)
+			;
+		if (k == n && n == 64)
+			continue;
+		if (k == n) {
+			pmd[n] = progs[i].addr >> 21;
+			kb[n++] = 0;
+		}
+		kb[k] += progs[i].len;
+	}
+	for (i = 1; i < n; i++)		/* insertion sort by address */
+		for (k = i; k > 0 && pmd[k - 1] > pmd[k]; k--) {
+			tp = pmd[k];
+			pmd[k] = pmd[k - 1];
+			pmd[k - 1] = tp;
+			tk = kb[k];
+			kb[k] = kb[k - 1];
+			kb[k - 1] = tk;
+		}
+	for (k = 0; k < n; k++)
+		ksft_print_msg("metric: use_kb_pmd_%d %ld\n", k, kb[k] / 1024);
 }
 
 static void report_sizes(void)
@@ -874,7 +984,7 @@ static void report(void)
 int main(int argc, char **argv)
 {
 	long dm4k[3], dm2m[3];
-	int opt, want_report = 0, bench = 0, loaded, i, j, bad, chunks0, chunks1, execmem = -1;
+	int opt, want_report = 0, bench = 0, cycles = 0, loaded, i, j, bad, chunks0, chunks1, execmem = -1;
 	int tail = 1, user = 0, cloned, nodes = 0, numa_ok = 1, on0 = 0, on1 = 0;
 	long tlb, cal, tail_kb = 0;
 	double ms[5];
@@ -883,7 +993,7 @@ int main(int argc, char **argv)
 	uint64_t pmd_bytes = 0, total = 0;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "n:rbe:t:u:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:rbc:e:t:u:m:")) != -1) {
 		if (opt == 't')
 			tail = !strcmp(optarg, "off") ? 0 : !strcmp(optarg, "on") ||
 			       !strcmp(optarg, "unset") ? 1 : -1;
@@ -900,6 +1010,8 @@ int main(int argc, char **argv)
 			want_report = 1;
 		else if (opt == 'b')
 			bench = 1;
+		else if (opt == 'c')
+			cycles = atoi(optarg) > 0 && atoi(optarg) <= 5 ? atoi(optarg) : -1;
 	}
 	if (nprogs < 1 || nprogs > MAX_PROGS)
 		nprogs = 2000;
@@ -907,10 +1019,11 @@ int main(int argc, char **argv)
 		progs[i].fd = -1;
 
 	ksft_print_header();
-	if (execmem < 0 || tail < 0 || user < 0 || nodes < 0 || (nodes > 1 && bench))
+	if (execmem < 0 || tail < 0 || user < 0 || nodes < 0 || cycles < 0 ||
+	    (nodes > 1 && (bench || cycles)))
 		ksft_exit_fail_msg("bad expectation: -e execmem|plain, -t on|off, -u yes|no, "
-				   "-m NODES (not with -b)\n");
-	ksft_set_plan(10 + user + (nodes > 1));
+				   "-m NODES (not with -b or -c), -c 1..5\n");
+	ksft_set_plan(cycles ? 1 : 10 + user + (nodes > 1));
 	if (nodes > 1) {
 		numa_ok = numa_topology_ok(nodes);
 		if (pin_to(0))
@@ -929,8 +1042,19 @@ int main(int argc, char **argv)
 		tail_kb = (long)((((etext + (1 << 21) - 1) >> 21) << 21) -
 				 (((etext + 4095) >> 12) << 12)) / 1024;
 	}
-	if (bench)
+	if (bench || cycles)
 		busy = busy_cpu1();
+	if (cycles) {
+		bad = time_cycles(ms, 1) | time_cycles(ms, cycles);
+		for (j = 0; j < cycles; j++)
+			ksft_print_msg("metric: cycle_ms_%d %.0f\n", j, ms[j]);
+		ksft_test_result(!bad, "cycles\n");
+		if (busy > 0) {
+			kill(busy, SIGKILL);
+			waitpid(busy, NULL, 0);
+		}
+		ksft_finished();
+	}
 	chunks0 = execmem_chunks();
 	if (nodes > 1) {
 		on0 = execmem_chunks_on(0);
@@ -986,6 +1110,8 @@ int main(int argc, char **argv)
 	dm2m[1] = meminfo("DirectMap2M");
 	ksft_print_msg("metric: text_pages_4k %ld\n", distinct_pages(12));
 	ksft_print_msg("metric: text_pages_2m %ld\n", distinct_pages(21));
+	if (bench)
+		print_occupancy();
 	ksft_print_msg("metric: text_pmd_permille %lu\n",
 		       total ? (unsigned long)(pmd_bytes * 1000 / total) : 0);
 	chunks1 = execmem_chunks() - chunks0;
@@ -1108,27 +1234,26 @@ int main(int argc, char **argv)
 		ksft_test_result(numa_ok, "numa\n");
 
 	/* Benchmark: load, run and close everything, five times. */
-	for (j = 0; bench && j < 5; j++) {
-		double t = now_ms();
-
-		load_all(&loaded);
-		for (i = 0; i < nprogs; i++) {
-			uint32_t ret;
-
-			run_one(&progs[i], &ret);
-		}
-		for (i = 0; i < nprogs; i++)
-			close(progs[i].fd);
-		ms[j] = now_ms() - t;
-		sleep(2);	/* let the deferred frees finish */
-	}
 	if (bench) {
+		time_cycles(ms, 5);
 		qsort(ms, 5, sizeof(ms[0]), cmp_double);
 		ksft_print_msg("metric: load_run_unload_ms %.0f\n", ms[2]);
 	}
 	if (busy > 0) {
 		kill(busy, SIGKILL);
 		waitpid(busy, NULL, 0);
+	}
+	/* Benchmark: two loaders at once, three times; CPU 1 is free now. */
+	for (j = 0, bad = 0; bench && j < 3; j++) {
+		ms[j] = two_loaders();
+		bad |= ms[j] < 0;
+		sleep(2);
+	}
+	if (bench && !bad) {
+		qsort(ms, 3, sizeof(ms[0]), cmp_double);
+		ksft_print_msg("metric: two_loaders_progs_per_s %.0f\n", ms[1]);
+	} else if (bench) {
+		ksft_print_msg("two loaders: a load failed\n");
 	}
 	ksft_finished();
 }

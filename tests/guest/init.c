@@ -177,6 +177,7 @@ enum {
 	LAYOUT = 32,	/* mode=layout: where BPF text goes, on one more boot */
 	DISTRO = 64,	/* mode=distro: Debian's config, on two NUMA nodes */
 	NOMOD = 128,	/* mode=nomod: no loadable modules, test_bpf built in */
+	CYCLES = 256,	/* mode=cycles: timed fleet cycles only, for make bench */
 };
 
 struct step {
@@ -611,9 +612,10 @@ static void step_bench_alloc(const struct step *s)
 	};
 	char params[256] = "", *p, *nl;
 	struct buf log = { 0 };
-	size_t i, n = 0;
+	size_t i, n;
 	int ret, done;
 
+	n = snprintf(params, sizeof(params), "nr_pages=%#llx ", ksym_addr("vmalloc_nr_pages"));
 	for (i = 0; !ksym_addr("execmem_alloc") && i < 3; i++)
 		n += snprintf(params + n, sizeof(params) - n, "%s=%#llx ", syms[i][0],
 			      ksym_addr(syms[i][1]));
@@ -648,6 +650,7 @@ static const struct step steps[] = {
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 300 -r -e @fleet", DEMO },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -b -e @fleet", BENCH },
 	{ "alloc_bench", step_bench_alloc, NULL, BENCH },
+	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -c 2 -e @fleet", CYCLES },
 	{ "fault_injection_setup", step_fault_setup, NULL, FULL | DEBUG | KUNIT | DISTRO },
 	{ "kunit", KUNIT_MODULES, NULL, FULL | DEBUG | KUNIT | DISTRO },
 	{ "kmemleak", step_kmemleak, NULL, DEBUG },
@@ -724,7 +727,7 @@ int main(void)
 			 !strcmp(mode, "debug") ? DEBUG : !strcmp(mode, "kunit") ? KUNIT :
 			 !strcmp(mode, "bench") ? BENCH : !strcmp(mode, "layout") ? LAYOUT :
 			 !strcmp(mode, "distro") ? DISTRO : !strcmp(mode, "nomod") ? NOMOD :
-			 FULL, &nsteps);
+			 !strcmp(mode, "cycles") ? CYCLES : FULL, &nsteps);
 	/* The plan must follow the version line, or kunit.py ignores it. */
 	fprintf(ktap, "KTAP version 1\n1..%zu\n# guest: %s %s\n",
 		nsteps, u.machine, u.release);

@@ -18,6 +18,14 @@
  * which takes a whole chunk (a pack on the baseline). The first one is
  * not timed: it takes the empty chunk execmem may hold in reserve.
  *
+ * Last, churn at a unit boundary: it fills everything the allocator
+ * holds with 64-byte programs until one of them makes it map a new 2 MiB
+ * unit, frees that one, so that every unit in use is exactly full, and
+ * times CHURN_OPS rounds of loading (allocation and header) and freeing
+ * one program there. vmalloc's page count, read around each step
+ * (vmalloc_nr_pages(), whose address the guest passes on both kernels),
+ * says how many units were mapped and unmapped inside the loop.
+ *
  * On the patched kernel it uses execmem_alloc(), execmem_fill() and
  * execmem_free(). On the baseline it uses the path BPF takes there:
  * bpf_prog_pack_alloc(), bpf_arch_text_copy() and bpf_prog_pack_free().
@@ -55,6 +63,10 @@ MODULE_PARM_DESC(pack_free, "baseline: address of bpf_prog_pack_free");
 module_param(text_copy, ulong, 0400);
 MODULE_PARM_DESC(text_copy, "baseline: address of bpf_arch_text_copy");
 
+static unsigned long nr_pages;
+module_param(nr_pages, ulong, 0400);
+MODULE_PARM_DESC(nr_pages, "address of vmalloc_nr_pages, on both kernels");
+
 static int ops = 5000;
 module_param(ops, int, 0400);
 MODULE_PARM_DESC(ops, "timed free+alloc rounds per level");
@@ -69,6 +81,7 @@ typedef void (*fill_hole_t)(void *area, unsigned int size);
 static void *(*base_alloc)(u32 size, fill_hole_t fill, bool was_classic);
 static void (*base_free)(void *hdr);
 static void *(*base_copy)(void *dst, const void *src, size_t len);
+static unsigned long (*vm_pages)(void);
 
 /* struct bpf_binary_header starts with its u32 size on both kernels. */
 struct slot {
@@ -209,6 +222,77 @@ static int run_new_units(void)
 	return 0;
 }
 
+#define CHURN_OPS	200
+#define CHURN_MAX	(4 * (int)(PMD_SIZE / 64))	/* programs to fill with, at most */
+#define UNIT_PAGES	(PTRS_PER_PMD / 2)		/* vmalloc growth that is a new unit */
+
+static int churn_alloc(struct slot *s, u64 *raw)
+{
+	s->size = 64;
+	return raw_alloc(s, raw) ?: write_header(s);
+}
+
+/* Did vmalloc's page count move by a 2 MiB unit since @before? */
+static bool unit_mapped(unsigned long before)
+{
+	return (long)(vm_pages() - before) >= UNIT_PAGES;
+}
+
+static bool unit_unmapped(unsigned long before)
+{
+	return (long)(before - vm_pages()) >= UNIT_PAGES;
+}
+
+/* Alloc+free of one program where every unit in use is full. */
+static int run_churn(void)
+{
+	struct slot *pool = vcalloc(CHURN_MAX, sizeof(*pool)), s;
+	int n, i, err = 0, mapped = 0, unmapped = 0;
+	u64 t_op = 0, untimed = 0;
+	unsigned long before;
+	cycles_t t;
+
+	if (!pool)
+		return -ENOMEM;
+	for (n = 0; n < CHURN_MAX; n++) {
+		before = vm_pages();
+		err = churn_alloc(&pool[n], &untimed);
+		if (err || unit_mapped(before))
+			break;
+	}
+	if (n == CHURN_MAX)
+		err = -ENOSPC;
+	else if (pool[n].p)
+		one_free(&pool[n]);	/* the first program of a new unit */
+	for (i = 0; i < CHURN_OPS && !err; i++) {
+		before = vm_pages();
+		migrate_disable();
+		t = get_cycles();
+		err = churn_alloc(&s, &untimed);
+		t_op += get_cycles() - t;
+		migrate_enable();
+		mapped += unit_mapped(before);
+		before = vm_pages();
+		migrate_disable();
+		t = get_cycles();
+		if (s.p)
+			one_free(&s);
+		t_op += get_cycles() - t;
+		migrate_enable();
+		unmapped += unit_unmapped(before);
+		cond_resched();
+	}
+	while (n--)
+		one_free(&pool[n]);
+	vfree(pool);
+	if (err)
+		return err;
+	pr_info("metric: churn_cycles_per_op %llu\n", div_u64(t_op, CHURN_OPS));
+	pr_info("metric: churn_units_mapped %d\n", mapped);
+	pr_info("metric: churn_units_unmapped %d\n", unmapped);
+	return 0;
+}
+
 static int __init execmem_bench_init(void)
 {
 	int i, err = 0;
@@ -222,11 +306,18 @@ static int __init execmem_bench_init(void)
 		base_free = (void *)pack_free;
 		base_copy = (void *)text_copy;
 	}
+	if (!nr_pages) {
+		pr_err("pass nr_pages\n");
+		return -EINVAL;
+	}
+	vm_pages = (void *)nr_pages;
 	pr_info("path: %s\n", HAVE_EXECMEM ? "execmem" : "bpf_prog_pack");
 	for (i = 0; i < nlevels && !err; i++)
 		err = run_level(levels[i]);
 	if (!err)
 		err = run_new_units();
+	if (!err)
+		err = run_churn();
 	if (err) {
 		pr_err("failed: %d\n", err);
 		return err;
