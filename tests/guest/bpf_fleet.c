@@ -194,9 +194,10 @@ static long meminfo(const char *key)
  * is execmem_create_chunk, on NUMA node @node ("N1=512": a chunk's pages
  * come from the node of the task that created it) or on any node for -1.
  * Under KASAN without KASAN_VMALLOC each chunk also has a smaller shadow
- * area with the same caller: not a chunk.
+ * area with the same caller: not a chunk. With @print, each line counted
+ * is printed too, for a failed check.
  */
-static int chunks_read(int node)
+static int chunks_read(int node, int print)
 {
 	char line[512], tag[16];
 	long size;
@@ -204,10 +205,15 @@ static int chunks_read(int node)
 	FILE *f = fopen("/proc/vmallocinfo", "r");
 
 	snprintf(tag, sizeof(tag), " N%d=", node);
-	while (f && fgets(line, sizeof(line), f))
-		n += strstr(line, " execmem_create_chunk+") &&
-		     sscanf(line, "%*s %ld", &size) == 1 && size >= (2L << 20) &&
-		     (node < 0 || strstr(line, tag));
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, " execmem_create_chunk+") ||
+		    sscanf(line, "%*s %ld", &size) != 1 || size < (2L << 20) ||
+		    (node >= 0 && !strstr(line, tag)))
+			continue;
+		n++;
+		if (print)
+			ksft_print_msg("vmallocinfo: %s", line);
+	}
 	if (f)
 		fclose(f);
 	return n;
@@ -222,11 +228,11 @@ static int chunks_read(int node)
  */
 static int execmem_chunks_on(int node)
 {
-	int n = chunks_read(node), prev, tries = 0;
+	int n = chunks_read(node, 0), prev, tries = 0;
 
 	do {
 		prev = n;
-		n = chunks_read(node);
+		n = chunks_read(node, 0);
 	} while (n != prev && ++tries < 20);
 	return n;
 }
@@ -236,18 +242,6 @@ static int execmem_chunks(void)
 	return execmem_chunks_on(-1);
 }
 
-/* For a failed check: the chunks, as /proc/vmallocinfo lists them. */
-static void print_chunks(void)
-{
-	char line[512];
-	FILE *f = fopen("/proc/vmallocinfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, " execmem_create_chunk+"))
-			ksft_print_msg("vmallocinfo: %s", line);
-	if (f)
-		fclose(f);
-}
 
 /* Run on CPU @cpu only. */
 static int pin_to(int cpu)
@@ -650,36 +644,28 @@ static long distinct_pages(int shift)
  * For the bench's occupancy chart: kB of JIT text in each 2 MiB page the
  * fleet's images start in, in address order ("metric: use_kb_pmd_K").
  */
+static int cmp_prog_addr(const void *a, const void *b)
+{
+	return cmp_u64(&((const struct prog *)a)->addr, &((const struct prog *)b)->addr);
+}
+
 static void print_occupancy(void)
 {
-	uint64_t pmd[64], tp;
-	long kb[64], tk;
-	int n = 0, i, k;
+	static struct prog by_addr[MAX_PROGS];
+	long bytes = 0;
+	int i, k = 0;
 
+	memcpy(by_addr, progs, nprogs * sizeof(*progs));
+	qsort(by_addr, nprogs, sizeof(*by_addr), cmp_prog_addr);
 	for (i = 0; i < nprogs; i++) {
-		if (!progs[i].len)
+		if (!by_addr[i].len)
 			continue;
-		for (k = 0; k < n && pmd[k] != progs[i].addr >> 21; k++)
-			;
-		if (k == n && n == 64)
+		bytes += by_addr[i].len;
+		if (i + 1 < nprogs && by_addr[i + 1].addr >> 21 == by_addr[i].addr >> 21)
 			continue;
-		if (k == n) {
-			pmd[n] = progs[i].addr >> 21;
-			kb[n++] = 0;
-		}
-		kb[k] += progs[i].len;
+		ksft_print_msg("metric: use_kb_pmd_%d %ld\n", k++, bytes / 1024);
+		bytes = 0;
 	}
-	for (i = 1; i < n; i++)		/* insertion sort by address */
-		for (k = i; k > 0 && pmd[k - 1] > pmd[k]; k--) {
-			tp = pmd[k];
-			pmd[k] = pmd[k - 1];
-			pmd[k - 1] = tp;
-			tk = kb[k];
-			kb[k] = kb[k - 1];
-			kb[k - 1] = tk;
-		}
-	for (k = 0; k < n; k++)
-		ksft_print_msg("metric: use_kb_pmd_%d %ld\n", k, kb[k] / 1024);
 }
 
 static void report_sizes(void)
@@ -1188,7 +1174,7 @@ int main(int argc, char **argv)
 		if (j < 0 || execmem_chunks_on(0) > on0) {
 			ksft_print_msg("reloaded on node 1: %d more chunks on node 0, %d on node 1 (%d extra programs)\n",
 				       execmem_chunks_on(0) - on0, execmem_chunks_on(1) - on1, j);
-			print_chunks();
+			chunks_read(-1, 1);
 			numa_ok = 0;
 		}
 	}
@@ -1226,7 +1212,7 @@ int main(int argc, char **argv)
 		if (i > EXECMEM_SPARES) {
 			ksft_print_msg("%d chunks more than before the fleet held after unload, at most %d expected\n",
 				       i, EXECMEM_SPARES);
-			print_chunks();
+			chunks_read(-1, 1);
 		}
 		ksft_test_result(chunks1 > 0 && i <= EXECMEM_SPARES, "chunks_given_back\n");
 	}
