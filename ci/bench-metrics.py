@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Collect the "metric: NAME VALUE" lines of a bench guest's KTAP verdict.
 
-Usage: ci/bench-metrics.py VERDICT.ktap [CYCLES.ktap ...]  > metrics.json
+Usage: ci/bench-metrics.py VERDICT.ktap [MORE.ktap ...]  > metrics.json
 Every top-level result must be ok and the done marker present: figures
 from a run that failed prove nothing, so that exits 1 with the reason.
-The CYCLES verdicts (boots in mode=cycles) add their "cycle_ms_K" figures,
-in the order given, as one list: "cycles_ms".
+The MORE verdicts come from further boots of the same kernel: those in
+mode=cycles add their "cycle_ms_K" figures, in the order given, as one
+list, "cycles_ms"; any other figure is added as it is, and a figure that
+two boots both report is an error.
 """
 import json
 import re
@@ -54,7 +56,14 @@ def main():
         extra = load(path)
         if extra is None:
             return 1
-        cycles += [v for k, v in sorted(extra['metrics'].items()) if k.startswith('cycle_ms_')]
+        for k, v in sorted(extra['metrics'].items()):
+            if k.startswith('cycle_ms_'):
+                cycles.append(v)
+            elif k in run['metrics']:
+                print(f'bench-metrics: {path}: {k} is reported twice', file=sys.stderr)
+                return 1
+            else:
+                run['metrics'][k] = v
     if cycles:
         run['metrics']['cycles_ms'] = cycles
     json.dump({'guest': run['guest'], 'metrics': run['metrics']}, sys.stdout,

@@ -225,21 +225,24 @@ make bench
   Debian's linux-source-6.1, 6.1.192); the **patched** one is the tip of
   `series`.
 - The same QEMU for both: `{qemu}`.
-- The same guest (`tests/guest/init.c`, `mode=bench`), in one run:
-  1. test_bpf with the JIT;
-  2. `bpf_fleet -n 2000 -b`: 2,000 socket filters of fleet-like sizes
+- The same guest (`tests/guest/init.c`) on both, in one run:
+  1. in one boot (`mode=bench`), test_bpf with the JIT;
+  2. in the same boot, `bpf_fleet -n 2000 -b`: 2,000 socket filters of fleet-like sizes
      (half under 500 bytes of JIT output, three quarters under 2 KiB, a
      tail to 16 KiB), loaded, run, unloaded and loaded again, with CPU 1
      kept busy so that no CPU sits in lazy TLB mode; then five timed
      load+run+unload cycles; then, with CPU 1 free, two loaders at once,
      one pinned to each vCPU, each loading every other program (three
      times; the median in programs per second);
-  3. `tests/bench/kmod/execmem_bench.ko`: at 10, 1,000 and 10,000 live
+  3. in a boot of its own (`mode=alloc`, one vCPU, QEMU's
+     `-icount shift=3`, so that the guest's clocks count instructions
+     executed, 8 ns each, rather than the host's time),
+     `tests/bench/kmod/execmem_bench.ko`: at 10, 1,000 and 10,000 live
      allocations of the same sizes, 5,000 rounds of free + allocate,
      each with a 4-byte header written through the text-poking path,
-     each operation timed in TSC cycles on one CPU (the guest's
-     clocksource is jiffies, too coarse for this); the allocation is
-     timed with its header and alone. Then four allocations of exactly
+     each operation timed in TSC cycles (the guest's clocksource is
+     jiffies, too coarse for this); the allocation is timed with its
+     header and alone. Then four allocations of exactly
      2 MiB, each of which must create a chunk (a pack on the
      baseline), after an untimed one. Last, churn at a full unit: 64-byte
      programs until one makes the allocator map a new 2 MiB unit, that
@@ -250,8 +253,10 @@ make bench
      execmem_free(); on the baseline, BPF's own bpf_prog_pack_alloc()/
      bpf_arch_text_copy()/bpf_prog_pack_free(), whose addresses the
      guest reads from /proc/kallsyms (they are not exported).
-- Counters come first. Times come from a TCG guest on a shared machine:
-  only ratios taken within this run mean anything.
+- Counters come first. The allocator's cycles count instructions, and
+  repeat within a few per cent from run to run. The other times come
+  from a TCG guest on a shared machine: only ratios taken within this
+  run mean anything.
 
 ## Results
 

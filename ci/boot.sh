@@ -5,7 +5,12 @@
 # delivered a complete verdict, 1 when it did not (panic, crash), 2 for
 # harness errors (QEMU missing or failing, timeout). QEMU_CPU picks the
 # x86_64 CPU model (default: max). QEMU_NODES=2 splits the guest into two
-# NUMA nodes, 1 GiB and one vCPU each (CPU k on node k).
+# NUMA nodes, 1 GiB and one vCPU each (CPU k on node k). QEMU_SMP sets
+# the number of vCPUs (default 2). ICOUNT=N runs the guest in QEMU's
+# instruction-counting mode (-icount shift=N): its clocks, the TSC
+# included, then advance by 2^N ns per instruction executed, whatever the
+# load on the host. (On x86_64 the second vCPU does not come up so: use
+# QEMU_SMP=1 with it.)
 set -euo pipefail
 arch=$1 kernel=$2 initrd=$3 logdir=$4 extra=${5:-}
 timeout=${BOOT_TIMEOUT:-1200}
@@ -13,7 +18,8 @@ accel=${ACCEL:-tcg}
 
 # The NUMA layout, then the per-arch table: machine, console, and the
 # verdict channel.
-smp=2 numa=()
+smp=${QEMU_SMP:-2} numa=() icount=()
+[ -n "${ICOUNT:-}" ] && icount=(-icount "shift=$ICOUNT")
 case ${QEMU_NODES:-1} in
 1)	;;
 # A socket per node: CPUs that share a last-level cache on different
@@ -26,12 +32,13 @@ esac
 
 case $arch in
 x86_64)
-	qemu=(qemu-system-x86_64 -accel "$accel" -cpu "${QEMU_CPU:-max}" -bios /usr/share/qemu/qboot.rom
-	      -smp "$smp" -m 2G "${numa[@]}")
+	qemu=(qemu-system-x86_64 -accel "$accel" "${icount[@]}" -cpu "${QEMU_CPU:-max}"
+	      -bios /usr/share/qemu/qboot.rom -smp "$smp" -m 2G "${numa[@]}")
 	console=ttyS0 verdict=/dev/ttyS1
 	chan=(-serial "file:$logdir/console.log" -serial "file:$logdir/verdict.ktap") ;;
 arm64)
-	qemu=(qemu-system-aarch64 -M virt -accel "$accel" -cpu max -smp "$smp" -m 2G "${numa[@]}")
+	qemu=(qemu-system-aarch64 -M virt -accel "$accel" "${icount[@]}" -cpu max -smp "$smp" -m 2G
+	      "${numa[@]}")
 	console=ttyAMA0 verdict=/dev/hvc0
 	chan=(-serial "file:$logdir/console.log" -device virtio-serial-device
 	      -chardev "file,id=verdict,path=$logdir/verdict.ktap"

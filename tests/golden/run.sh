@@ -121,13 +121,15 @@ for c in "$g"/config/*.config; do
 	say "config/$name" $got "$want"
 done
 
-# Bench: metrics of a clean run, with the cycles of its interleaved boots
-# from NAME.cycles/ -> NAME.expected.json; a run with a failed result or
-# no done marker is refused; the report table of the two.
+# Bench: metrics of a clean run, with those of its further boots (the
+# interleaved cycles, the allocator under icount) from NAME.more/ ->
+# NAME.expected.json; a run with a failed result or no done marker, or
+# whose boots report a figure twice, is refused; the report table of the
+# two.
 for k in "$g"/bench/*.ktap; do
 	name=$(basename "$k" .ktap)
-	cycles=(); [ -d "$g/bench/$name.cycles" ] && cycles=("$g/bench/$name.cycles"/*.ktap)
-	rc=0; python3 "$ci/bench-metrics.py" "$k" "${cycles[@]}" >"$tmp/$name.json" 2>/dev/null || rc=$?
+	more=(); [ -d "$g/bench/$name.more" ] && more=("$g/bench/$name.more"/*.ktap)
+	rc=0; python3 "$ci/bench-metrics.py" "$k" "${more[@]}" >"$tmp/$name.json" 2>/dev/null || rc=$?
 	if [ -f "$g/bench/$name.expected.json" ]; then
 		got=same; [ $rc = 0 ] && diff -u "$g/bench/$name.expected.json" "$tmp/$name.json" >&2 ||
 			got=different

@@ -178,6 +178,7 @@ enum {
 	DISTRO = 64,	/* mode=distro: Debian's config, on two NUMA nodes */
 	NOMOD = 128,	/* mode=nomod: no loadable modules, test_bpf built in */
 	CYCLES = 256,	/* mode=cycles: timed fleet cycles only, for make bench */
+	ALLOC = 512,	/* mode=alloc: the allocation microbenchmark, for make bench */
 };
 
 struct step {
@@ -649,7 +650,7 @@ static const struct step steps[] = {
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 500 -e @fleet -t @tail -u @user", LAYOUT },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 300 -r -e @fleet", DEMO },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -b -e @fleet", BENCH },
-	{ "alloc_bench", step_bench_alloc, NULL, BENCH },
+	{ "alloc_bench", step_bench_alloc, NULL, ALLOC },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -c 2 -e @fleet", CYCLES },
 	{ "fault_injection_setup", step_fault_setup, NULL, FULL | DEBUG | KUNIT | DISTRO },
 	{ "kunit", KUNIT_MODULES, NULL, FULL | DEBUG | KUNIT | DISTRO },
@@ -727,7 +728,8 @@ int main(void)
 			 !strcmp(mode, "debug") ? DEBUG : !strcmp(mode, "kunit") ? KUNIT :
 			 !strcmp(mode, "bench") ? BENCH : !strcmp(mode, "layout") ? LAYOUT :
 			 !strcmp(mode, "distro") ? DISTRO : !strcmp(mode, "nomod") ? NOMOD :
-			 !strcmp(mode, "cycles") ? CYCLES : FULL, &nsteps);
+			 !strcmp(mode, "cycles") ? CYCLES : !strcmp(mode, "alloc") ? ALLOC :
+			 FULL, &nsteps);
 	/* The plan must follow the version line, or kunit.py ignores it. */
 	fprintf(ktap, "KTAP version 1\n1..%zu\n# guest: %s %s\n",
 		nsteps, u.machine, u.release);

@@ -6,7 +6,9 @@
  * For each level of live allocations (10, 1,000, 10,000 by default) it
  * fills a pool of that many allocations of fleet-like sizes, then times
  * OPS steady-state rounds of "free a random live one, allocate a new
- * one" and prints the mean cost of each, in TSC cycles. Each operation
+ * one" and prints the mean cost of each, in TSC cycles. The sizes and
+ * the choices come from a PRNG with a fixed seed, so that both kernels
+ * see the same sequence of requests, run after run. Each operation
  * is timed on one CPU (migrate_disable()): the TSCs of a TCG guest are
  * not synchronised, and its clocksource (jiffies) is far too coarse.
  * Every allocation also gets a 4-byte header written through the arch's
@@ -41,7 +43,7 @@
 #include <linux/preempt.h>
 #include <linux/timex.h>
 #include <linux/module.h>
-#include <linux/random.h>
+#include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -94,17 +96,25 @@ static void fill_traps(void *area, unsigned int size)
 	memset(area, 0xcc, size);
 }
 
+static struct rnd_state rnd;
+
+/* A number below @n, from the seeded sequence. */
+static u32 below(u32 n)
+{
+	return ((u64)prandom_u32_state(&rnd) * n) >> 32;
+}
+
 /* Half under 500 bytes, three quarters under 2 KiB, a tail to 16 KiB. */
 static u32 fleet_size(void)
 {
-	u32 r = get_random_u32_below(100), size;
+	u32 r = below(100), size;
 
 	if (r < 50)
-		size = 16 + get_random_u32_below(484);
+		size = 16 + below(484);
 	else if (r < 75)
-		size = 500 + get_random_u32_below(1548);
+		size = 500 + below(1548);
 	else
-		size = 2048 + get_random_u32_below(16384 - 2048);
+		size = 2048 + below(16384 - 2048);
 	return round_up(size, 64);
 }
 
@@ -138,13 +148,10 @@ static int write_header(struct slot *s)
 	return 0;
 }
 
+/* Allocate @s->size bytes and write the header. */
 static int one_alloc(struct slot *s, u64 *raw)
 {
-	int err;
-
-	s->size = fleet_size();
-	err = raw_alloc(s, raw);
-	return err ?: write_header(s);
+	return raw_alloc(s, raw) ?: write_header(s);
 }
 
 static void one_free(struct slot *s)
@@ -168,16 +175,19 @@ static int run_level(int live)
 
 	if (!pool)
 		return -ENOMEM;
-	for (i = 0; i < live && !err; i++)
+	for (i = 0; i < live && !err; i++) {
+		pool[i].size = fleet_size();
 		err = one_alloc(&pool[i], &untimed);
+	}
 	for (i = 0; i < ops && !err; i++) {
-		struct slot *s = &pool[get_random_u32_below(live)];
+		struct slot *s = &pool[below(live)];
 
 		migrate_disable();
 		t = get_cycles();
 		one_free(s);
 		t_free += get_cycles() - t;
 		migrate_enable();
+		s->size = fleet_size();
 		migrate_disable();
 		t = get_cycles();
 		err = one_alloc(s, &t_raw);
@@ -229,7 +239,7 @@ static int run_new_units(void)
 static int churn_alloc(struct slot *s, u64 *raw)
 {
 	s->size = 64;
-	return raw_alloc(s, raw) ?: write_header(s);
+	return one_alloc(s, raw);
 }
 
 /* Did vmalloc's page count move by a 2 MiB unit since @before? */
@@ -312,6 +322,7 @@ static int __init execmem_bench_init(void)
 	}
 	vm_pages = (void *)nr_pages;
 	pr_info("path: %s\n", HAVE_EXECMEM ? "execmem" : "bpf_prog_pack");
+	prandom_seed_state(&rnd, 1);
 	for (i = 0; i < nlevels && !err; i++)
 		err = run_level(levels[i]);
 	if (!err)
