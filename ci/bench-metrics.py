@@ -5,9 +5,9 @@ Usage: ci/bench-metrics.py VERDICT.ktap [MORE.ktap ...]  > metrics.json
 Every top-level result must be ok and the done marker present: figures
 from a run that failed prove nothing, so that exits 1 with the reason.
 The MORE verdicts come from further boots of the same kernel: those in
-mode=cycles add their "cycle_ms_K" figures, in the order given, as one
-list, "cycles_ms"; any other figure is added as it is, and a figure that
-two boots both report is an error.
+mode=cycles add their "cycle_ms_K" and "two_loaders_ps_K" figures, in the
+order given, to one list each (SAMPLES); any other figure is added as it
+is, and a figure that two boots both report is an error.
 """
 import json
 import re
@@ -15,6 +15,8 @@ import sys
 
 METRIC = re.compile(r'^\s*#\s*metric:\s+(\S+)\s+(-?\d+(?:\.\d+)?)\s*$')
 RESULT = re.compile(r'^(not )?ok \d+ (\S+)')
+# Figures sampled once per timed run: prefix of each sample, list it joins.
+SAMPLES = {'cycle_ms_': 'cycles_ms', 'two_loaders_ps_': 'two_loaders_ps'}
 
 
 def parse(text):
@@ -51,21 +53,25 @@ def main():
     run = load(sys.argv[1])
     if run is None:
         return 1
-    cycles = []
+    samples = {}
     for path in sys.argv[2:]:
         extra = load(path)
         if extra is None:
             return 1
         for k, v in sorted(extra['metrics'].items()):
-            if k.startswith('cycle_ms_'):
-                cycles.append(v)
+            series = [s for prefix, s in SAMPLES.items() if k.startswith(prefix)]
+            if series:
+                samples.setdefault(series[0], []).append(v)
             elif k in run['metrics']:
                 print(f'bench-metrics: {path}: {k} is reported twice', file=sys.stderr)
                 return 1
             else:
                 run['metrics'][k] = v
-    if cycles:
-        run['metrics']['cycles_ms'] = cycles
+    for series, values in samples.items():
+        if series in run['metrics']:
+            print(f'bench-metrics: {series} is reported as a figure too', file=sys.stderr)
+            return 1
+        run['metrics'][series] = values
     json.dump({'guest': run['guest'], 'metrics': run['metrics']}, sys.stdout,
               indent=1, sort_keys=True)
     print()

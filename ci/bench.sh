@@ -50,9 +50,10 @@ for k in baseline patched; do
 	QEMU_SMP=1 ICOUNT=3 boot $k "$bench/$k/alloc" alloc
 done
 
-# Load+run+unload, interleaved: five boots of each kernel in turn
-# (baseline, patched, baseline, ...), each timing two cycles after an
-# untimed one, so that a slow spell of the host hits both alike.
+# The wall-clock rows, interleaved: five boots of each kernel in turn
+# (baseline, patched, baseline, ...), each timing two load+run+unload
+# cycles after an untimed one and then two runs of two loaders at once,
+# so that a slow spell of the host hits both alike.
 for r in 1 2 3 4 5; do
 	for k in baseline patched; do
 		echo "bench: cycles, boot $r of the $k kernel" >&2

@@ -18,7 +18,10 @@
  *
  * Then it times new 2 MiB units: allocations of exactly PMD_SIZE, each of
  * which takes a whole chunk (a pack on the baseline). The first one is
- * not timed: it takes the empty chunk execmem may hold in reserve.
+ * not timed: it takes the empty chunk execmem may hold in reserve. Both
+ * kernels fill a new unit with int3 by memset() while it is writable; so
+ * that the table can tell that shared part from the rest, the same
+ * memset() of 2 MiB of vmalloc() memory is timed on its own.
  *
  * Last, churn at a unit boundary: it fills everything the allocator
  * holds with 64-byte programs until one of them makes it map a new 2 MiB
@@ -209,6 +212,28 @@ static int run_level(int live)
 
 #define NEW_UNITS	4
 
+/* Mean cycles of filling 2 MiB of writable memory with int3, memset(). */
+static int run_trap_fill(void)
+{
+	void *buf = vmalloc(PMD_SIZE);
+	u64 t_fill = 0;
+	cycles_t t;
+	int i;
+
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < NEW_UNITS; i++) {
+		migrate_disable();
+		t = get_cycles();
+		fill_traps(buf, PMD_SIZE);
+		t_fill += get_cycles() - t;
+		migrate_enable();
+	}
+	vfree(buf);
+	pr_info("metric: trap_fill_2m_cycles %llu\n", div_u64(t_fill, NEW_UNITS));
+	return 0;
+}
+
 /* Mean cycles of an allocation that must create a 2 MiB unit. */
 static int run_new_units(void)
 {
@@ -229,7 +254,7 @@ static int run_new_units(void)
 	if (err)
 		return err;
 	pr_info("metric: new_chunk_cycles %llu\n", div_u64(t_new, NEW_UNITS));
-	return 0;
+	return run_trap_fill();
 }
 
 #define CHURN_OPS	200
