@@ -254,7 +254,7 @@ static int run_new_units(void)
 	if (err)
 		return err;
 	pr_info("metric: new_chunk_cycles %llu\n", div_u64(t_new, NEW_UNITS));
-	return run_trap_fill();
+	return 0;
 }
 
 #define CHURN_OPS	200
@@ -352,6 +352,8 @@ static int __init execmem_bench_init(void)
 		err = run_level(levels[i]);
 	if (!err)
 		err = run_new_units();
+	if (!err)
+		err = run_trap_fill();
 	if (!err)
 		err = run_churn();
 	if (err) {
