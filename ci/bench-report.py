@@ -14,6 +14,7 @@ import sys
 
 MIB = 2 << 20
 CHURN_OPS = 200     # tests/bench/kmod/execmem_bench.c
+CONTROL_MS = 20     # the same
 
 
 def fmt(v):
@@ -132,6 +133,12 @@ def rows(base, new):
                       if 'new_chunk_cycles' in m and 'trap_fill_2m_cycles' in m else None)
     row('  the rest of a new chunk', b=rest(base), p=rest(new))
     row('  the rest, patched / baseline', b=1.0, p=ratio(rest(new), rest(base)))
+    row('text_mutex held per new 2 MiB unit (TSC cycles, sampled from the other vCPU)',
+        'text_mutex_held_cycles_per_unit', goal='0',
+        met=p.get('text_mutex_held_cycles_per_unit') == 0)
+    row(f'  control: held by the bench for {CONTROL_MS} ms (TSC cycles)',
+        'text_mutex_control_cycles')
+    row('  control: of that, seen held by the sampler', 'text_mutex_control_seen_cycles')
     row('churn at a full unit: load + free of one program (TSC cycles)', 'churn_cycles_per_op')
     r = ratio(new.get('churn_cycles_per_op'), base.get('churn_cycles_per_op'))
     row('  patched / baseline', b=1.0, p=r, goal='<= 0.5', met=within(r, 0.5))
@@ -315,6 +322,16 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   allocators take one mutex per allocation and per copy; execmem drops
   its mutex during the text poke, the baseline holds its pack mutex
   only around the bitmap and pokes under text_mutex alone.
+- text_mutex: ftrace, kprobes, static keys and BPF's own text pokes
+  all wait for it, so a new unit must not keep it long. While the bench
+  allocates five 2 MiB units on one vCPU, a kthread on the other
+  samples `mutex_is_locked(&text_mutex)` and adds up the time it sees
+  it held. The control row proves the sampler: the bench holds the
+  mutex itself for a known time first, and the run fails unless the
+  sampler sees half to one and a half times that. Neither kernel takes
+  text_mutex to create a unit (both fill it with memset() while it is
+  writable); the first execmem design trap-filled new chunks with one
+  text poke per page under it.
 - Churn at a full unit: with every unit exactly full, the baseline
   creates a pack for the one program and frees it again each round;
   execmem keeps the emptied chunk as its spare, so the rounds map and

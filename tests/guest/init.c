@@ -602,7 +602,9 @@ static void step_lockdep(const struct step *s)
 /*
  * The allocation microbenchmark (tests/bench/kmod). On a kernel without
  * execmem it drives BPF's own bpf_prog_pack, whose functions are not
- * exported: pass their addresses. Its metric lines are forwarded.
+ * exported: pass their addresses. Its metric lines are forwarded. With
+ * the argument "text_mutex" it times only how long new units hold that
+ * mutex, whose address it gets the same way.
  */
 static void step_bench_alloc(const struct step *s)
 {
@@ -617,6 +619,14 @@ static void step_bench_alloc(const struct step *s)
 	int ret, done;
 
 	n = snprintf(params, sizeof(params), "nr_pages=%#llx ", ksym_addr("vmalloc_nr_pages"));
+	if (s->arg && !ksym_addr(s->arg)) {
+		diag("no %s in /proc/kallsyms", s->arg);
+		result(0, s->name, NULL);
+		return;
+	}
+	if (s->arg)
+		n += snprintf(params + n, sizeof(params) - n, "%s=%#llx ", s->arg,
+			      ksym_addr(s->arg));
 	for (i = 0; !ksym_addr("execmem_alloc") && i < 3; i++)
 		n += snprintf(params + n, sizeof(params) - n, "%s=%#llx ", syms[i][0],
 			      ksym_addr(syms[i][1]));
@@ -650,6 +660,7 @@ static const struct step steps[] = {
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 500 -e @fleet -t @tail -u @user", LAYOUT },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 300 -r -e @fleet", DEMO },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -b -e @fleet", BENCH },
+	{ "text_mutex_bench", step_bench_alloc, "text_mutex", BENCH },
 	{ "alloc_bench", step_bench_alloc, NULL, ALLOC },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -c 2 -e @fleet", CYCLES },
 	{ "fault_injection_setup", step_fault_setup, NULL, FULL | DEBUG | KUNIT | DISTRO },

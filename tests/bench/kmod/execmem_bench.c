@@ -37,15 +37,29 @@
  * Those are not exported, so the guest passes their addresses from
  * /proc/kallsyms as parameters; the baseline kernel stays pristine.
  *
+ * Given text_mutex=ADDR (from /proc/kallsyms), it does none of that and
+ * times instead how long new 2 MiB units keep text_mutex, which ftrace,
+ * kprobes and static keys wait for: a kthread on another vCPU samples
+ * mutex_is_locked() while this one allocates NEW_UNITS + 1 units, and
+ * adds up, in its own TSC cycles, the time it saw the mutex held. A
+ * control first holds text_mutex for CONTROL_MS itself; the sampler must
+ * see that hold, or its zero would prove nothing. This runs on two vCPUs
+ * without icount (mode=bench), where the vCPUs run at once.
+ *
  * Output: one "execmem_bench: metric NAME VALUE" line per figure. The
  * module's init returns -EAGAIN, like lib/test_vmalloc.ko, so that it
  * never stays loaded.
  */
 #define pr_fmt(fmt) "execmem_bench: " fmt
 
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/timex.h>
-#include <linux/module.h>
 #include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -71,6 +85,10 @@ MODULE_PARM_DESC(text_copy, "baseline: address of bpf_arch_text_copy");
 static unsigned long nr_pages;
 module_param(nr_pages, ulong, 0400);
 MODULE_PARM_DESC(nr_pages, "address of vmalloc_nr_pages, on both kernels");
+
+static unsigned long text_mutex;
+module_param(text_mutex, ulong, 0400);
+MODULE_PARM_DESC(text_mutex, "address of text_mutex: time its hold by new units, only");
 
 static int ops = 5000;
 module_param(ops, int, 0400);
@@ -257,6 +275,107 @@ static int run_new_units(void)
 	return 0;
 }
 
+#define CONTROL_MS	20
+
+struct sampler {
+	struct mutex *lock;
+	bool stop;
+	u64 held;		/* cycles the lock was seen held */
+	struct completion started, stopped;
+};
+
+/* Add up the time @arg's lock is held, until told to stop. */
+static int sample_lock(void *arg)
+{
+	struct sampler *s = arg;
+	cycles_t prev = get_cycles(), now;
+	bool held;
+
+	complete(&s->started);
+	while (!READ_ONCE(s->stop)) {
+		held = mutex_is_locked(s->lock);
+		now = get_cycles();
+		if (held)
+			s->held += now - prev;
+		prev = now;
+		cpu_relax();
+	}
+	complete(&s->stopped);
+	return 0;
+}
+
+/* Start sampling @lock on a CPU other than this one, which must stay. */
+static int sampler_start(struct sampler *s, struct mutex *lock)
+{
+	unsigned int cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	struct task_struct *t;
+
+	if (cpu >= nr_cpu_ids)
+		return -ENODEV;		/* one vCPU: nothing runs beside us */
+	*s = (struct sampler){ .lock = lock };
+	init_completion(&s->started);
+	init_completion(&s->stopped);
+	t = kthread_create(sample_lock, s, "execmem_bench_sampler");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	wait_for_completion(&s->started);
+	return 0;
+}
+
+static u64 sampler_stop(struct sampler *s)
+{
+	WRITE_ONCE(s->stop, true);
+	wait_for_completion(&s->stopped);
+	return s->held;
+}
+
+/* Cycles text_mutex is held per new 2 MiB unit, after a control hold. */
+static int run_text_mutex(struct mutex *lock)
+{
+	struct slot unit[NEW_UNITS + 1] = {};
+	struct sampler s;
+	u64 held, control, seen, untimed = 0;
+	cycles_t t;
+	int i, err;
+
+	migrate_disable();
+	err = sampler_start(&s, lock);
+	if (err)
+		goto out;
+	t = get_cycles();
+	mutex_lock(lock);
+	mdelay(CONTROL_MS);
+	mutex_unlock(lock);
+	control = get_cycles() - t;
+	seen = sampler_stop(&s);
+	pr_info("metric: text_mutex_control_cycles %llu\n", control);
+	pr_info("metric: text_mutex_control_seen_cycles %llu\n", seen);
+	if (seen < control / 2 || seen > control + control / 2) {
+		pr_err("the sampler saw %llu of the control's %llu cycles held\n", seen, control);
+		err = -EIO;
+		goto out;
+	}
+	err = sampler_start(&s, lock);
+	if (err)
+		goto out;
+	for (i = 0; i <= NEW_UNITS && !err; i++) {
+		unit[i].size = PMD_SIZE;
+		err = raw_alloc(&unit[i], &untimed);
+	}
+	held = sampler_stop(&s);
+	for (i = 0; i <= NEW_UNITS; i++)
+		if (unit[i].p && !write_header(&unit[i]))
+			one_free(&unit[i]);
+	if (!err)
+		pr_info("metric: text_mutex_held_cycles_per_unit %llu\n",
+			div_u64(held, NEW_UNITS + 1));
+out:
+	migrate_enable();
+	return err;
+}
+
 #define CHURN_OPS	200
 #define CHURN_MAX	(4 * (int)(PMD_SIZE / 64))	/* programs to fill with, at most */
 #define UNIT_PAGES	(PTRS_PER_PMD / 2)		/* vmalloc growth that is a new unit */
@@ -328,9 +447,19 @@ static int run_churn(void)
 	return 0;
 }
 
-static int __init execmem_bench_init(void)
+/* Everything but the text_mutex figures. */
+static int run_all(void)
 {
 	int i, err = 0;
+
+	for (i = 0; i < nlevels && !err; i++)
+		err = run_level(levels[i]);
+	return err ?: run_new_units() ?: run_trap_fill() ?: run_churn();
+}
+
+static int __init execmem_bench_init(void)
+{
+	int err;
 
 	if (!HAVE_EXECMEM) {
 		if (!pack_alloc || !pack_free || !text_copy) {
@@ -348,14 +477,10 @@ static int __init execmem_bench_init(void)
 	vm_pages = (void *)nr_pages;
 	pr_info("path: %s\n", HAVE_EXECMEM ? "execmem" : "bpf_prog_pack");
 	prandom_seed_state(&rnd, 1);
-	for (i = 0; i < nlevels && !err; i++)
-		err = run_level(levels[i]);
-	if (!err)
-		err = run_new_units();
-	if (!err)
-		err = run_trap_fill();
-	if (!err)
-		err = run_churn();
+	if (text_mutex)
+		err = run_text_mutex((struct mutex *)text_mutex);
+	else
+		err = run_all();
 	if (err) {
 		pr_err("failed: %d\n", err);
 		return err;
