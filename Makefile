@@ -113,10 +113,10 @@ $(B)/gen_init_cpio: $(B)/tree.stamp
 GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -I$(TREE)/tools/testing/selftests
 
 $(B)/init-%: tests/guest/init.c tests/guest/bpfsum.c tests/guest/bpfsum.h \
-		tests/guest/vmsum.c tests/guest/vmsum.h tests/guest/ksym.h | $(B)/deps.stamp
+		tests/guest/vmsum.c tests/guest/vmsum.h tests/guest/ksym.h tests/guest/ptdump.h | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/ksym.h $(B)/tree.stamp | $(B)/deps.stamp
+$(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/ksym.h tests/guest/ptdump.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 ## initramfs   pack the guest PID 1 and the test modules of ARCH's build

@@ -27,6 +27,7 @@
 
 #include "bpfsum.h"
 #include "ksym.h"
+#include "ptdump.h"
 #include "vmsum.h"
 
 #define MODDIR "/modules/"
@@ -645,7 +646,51 @@ static void step_bench_alloc(const struct step *s)
 	result(done && ret == -EAGAIN, s->name, NULL);
 }
 
-/* Expanded into one step per *_kunit.ko in the initramfs. */
+/*
+ * Where kprobes keeps its instruction slots: the pages kallsyms lists
+ * under [__builtin__kprobes]. test_kprobes leaves at least one behind
+ * (kprobes keeps its last page for the next probe). Each must be mapped
+ * read-only and executable; where BPF's text is on execmem (fleet=execmem),
+ * kprobes' is too, so on a PMD mapping.
+ */
+static void step_kprobe_slots(const struct step *s)
+{
+	const char *fleet = getenv("fleet");
+	int want_pmd = fleet && !strcmp(fleet, "execmem"), n = 0, bad = 0;
+	char line[512], sym[128], mod[64], type;
+	unsigned long long addr;
+	FILE *f;
+
+	if (access(MODDIR "test_kprobes.ko", F_OK)) {
+		result(1, s->name, "no test_kprobes.ko on this kernel");
+		return;
+	}
+	pt_load();
+	f = fopen("/proc/kallsyms", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		const struct pt_range *r;
+
+		if (sscanf(line, "%llx %c %127s %63s", &addr, &type, sym, mod) != 4 ||
+		    strcmp(mod, "[__builtin__kprobes]"))
+			continue;
+		n++;
+		r = pt_find(addr);
+		if (!r || !r->present || r->writable || !r->exec ||
+		    (want_pmd && strcmp(r->level, "pmd"))) {
+			diag("%s at %#llx: %s", sym, addr, r ? r->text : "not mapped");
+			bad++;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!n)
+		diag("no kprobe instruction page in /proc/kallsyms");
+	else
+		diag("%d kprobe instruction pages, %d misplaced", n, bad);
+	result(n && !bad, s->name, NULL);
+}
+
+/* Expanded into one step per KUnit module in the initramfs (is_kunit_module()). */
 #define KUNIT_MODULES ((void (*)(const struct step *))NULL)
 
 static const struct step steps[] = {
@@ -665,9 +710,20 @@ static const struct step steps[] = {
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -c 2 -e @fleet", CYCLES },
 	{ "fault_injection_setup", step_fault_setup, NULL, FULL | DEBUG | KUNIT | DISTRO },
 	{ "kunit", KUNIT_MODULES, NULL, FULL | DEBUG | KUNIT | DISTRO },
+	{ "kprobe_slots", step_kprobe_slots, NULL, FULL | DEBUG | KUNIT | DISTRO },
 	{ "kmemleak", step_kmemleak, NULL, DEBUG },
 	{ "lockdep", step_lockdep, NULL, DEBUG },
 };
+
+/*
+ * KUnit modules: the series' own end in _kunit.ko; the kernel's suites
+ * for the other users of execmem have names of their own.
+ */
+static int is_kunit_module(const char *name, size_t len)
+{
+	return (len >= 10 && !strcmp(name + len - 9, "_kunit.ko")) ||
+	       !strcmp(name, "test_kprobes.ko");
+}
 
 /* The steps of @mode, with the KUnit placeholder expanded. */
 static struct step *make_plan(int mode, size_t *n)
@@ -690,7 +746,7 @@ static struct step *make_plan(int mode, size_t *n)
 		while (d && (e = readdir(d)) && *n < 48) {
 			size_t len = strlen(e->d_name);
 
-			if (len < 10 || strcmp(e->d_name + len - 9, "_kunit.ko"))
+			if (!is_kunit_module(e->d_name, len))
 				continue;
 			plan[(*n)++] = (struct step){
 				.name = strndup(e->d_name, len - 3),
