@@ -113,17 +113,26 @@ $(B)/gen_init_cpio: $(B)/tree.stamp
 GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -I$(TREE)/tools/testing/selftests
 
 $(B)/init-%: tests/guest/init.c tests/guest/bpfsum.c tests/guest/bpfsum.h \
-		tests/guest/vmsum.c tests/guest/vmsum.h tests/guest/ksym.h tests/guest/ptdump.h | $(B)/deps.stamp
+		tests/guest/vmsum.c tests/guest/vmsum.h tests/guest/ksym.h tests/guest/meminfo.h \
+		tests/guest/ptdump.h | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/ksym.h tests/guest/ptdump.h $(B)/tree.stamp | $(B)/deps.stamp
+$(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/ksym.h tests/guest/meminfo.h \
+		tests/guest/ptdump.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 ## initramfs   pack the guest PID 1 and the test modules of ARCH's build
 GUEST_BIN = $(B)/gen_init_cpio $(B)/harden-refusals $(B)/init-$(1) $(B)/bpf_fleet-$(1)
 
+# Test modules built out of tree against the kernel under test, where it
+# has loadable modules: the kprobe fleet (tests/kmod), whose probed sled
+# is x86 code. Its guest step skips where the module is not packed.
+KMODS_x86_64	:= tests/kmod
+KMOD_OUT	:= $(B)/kmod-$(ARCH)$(SUFFIX)
+
 initramfs: $(call GUEST_BIN,$(ARCH))
-	@ci/initramfs.sh $(B)/gen_init_cpio $(B) $(ARCH) $(OUT) $(INITRD)
+	@$(if $(KMODS_$(ARCH)),ci/kmod.sh $(OUT) $(ARCH) $(KMODS_$(ARCH)) $(KMOD_OUT))
+	@ci/initramfs.sh $(B)/gen_init_cpio $(B) $(ARCH) $(OUT) $(INITRD) $(KMOD_OUT)
 
 ## boot        boot ARCH's kernel in QEMU and run the guest suite
 boot: initramfs
@@ -242,4 +251,4 @@ demo: $(B)/applied.stamp
 
 ## clean       remove build outputs (keeps the unpacked tree and ccache)
 clean:
-	rm -rf $(B)/out-* $(B)/logs $(B)/results $(B)/init-* $(B)/initramfs-*
+	rm -rf $(B)/out-* $(B)/kmod-* $(B)/logs $(B)/results $(B)/init-* $(B)/initramfs-*

@@ -145,6 +145,18 @@ def rows(base, new):
     for key, what in (('mapped', 'mapped'), ('unmapped', 'given back')):
         k = f'churn_units_{key}'
         row(f'  2 MiB units {what} in {CHURN_OPS} rounds', k, goal='0', met=p.get(k) == 0)
+    row('kprobes: 1,000 armed at once, pages of instruction slots', 'kprobes_pages')
+    row('  distinct 2M regions holding those pages', 'kprobes_regions_2m')
+    row('  of those pages, on 4K mappings', 'kprobes_pages_pte', goal='0',
+        met=p.get('kprobes_pages_pte') == 0)
+    row('  DirectMap4k growth, arm + fire + remove (kB)', 'kprobes_directmap4k_growth_kb',
+        goal='0', met=p.get('kprobes_directmap4k_growth_kb') == 0)
+    row('  register_kprobe(), per probe (TSC cycles)', 'kprobes_attach_cycles')
+    r = ratio(new.get('kprobes_attach_cycles'), base.get('kprobes_attach_cycles'))
+    row('  patched / baseline', b=1.0, p=r, goal='<= 1.0', met=within(r, 1.0))
+    row('  unregister_kprobes() of the fleet, per probe (TSC cycles)', 'kprobes_detach_cycles')
+    r = ratio(new.get('kprobes_detach_cycles'), base.get('kprobes_detach_cycles'))
+    row('  patched / baseline', b=1.0, p=r, goal='<= 1.0', met=within(r, 1.0))
     return out
 
 
@@ -367,6 +379,17 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   instruction. The rows below the ratio take that shared fill out:
   what is left is what the two allocators do differently (page
   allocation, mapping, permission changes, bookkeeping).
+- kprobes: the guest loads `tests/kmod/kprobe_fleet.ko`, then arms
+  1,000 kprobes on a sled of NOPs in its own text and removes them
+  again, under icount like the allocator. Each probe takes a slot of
+  kprobes' instruction pages, and the optimizer, which turns a probe
+  into a jump, a larger slot of a second set of pages. The baseline
+  takes each page from module_alloc() and makes it read-only and
+  executable, which splits the direct map's huge page around it; the
+  patched kernel takes it from execmem. The pages are counted while the
+  fleet is armed (kallsyms lists each under `[__builtin__kprobes]`);
+  DirectMap4k is read after the module is loaded and after the fleet
+  is gone, so that the module's own text does not count.
 
 Goals missed in this run: {missed}.
 

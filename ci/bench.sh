@@ -31,11 +31,11 @@ for k in baseline patched; do
 	out=$bench/out-baseline
 	[ $k = patched ] && out=$patched
 	mkdir -p "$bench/$k"
-	rm -rf "$bench/$k/kmod" "$bench/$k"/cycles-* "$bench/$k/alloc"
-	cp -r "$here/../tests/bench/kmod" "$bench/$k/kmod"
-	make -s -C "$out" M="$bench/$k/kmod" ARCH=x86_64 CC="ccache gcc" modules >/dev/null
+	rm -rf "$bench/$k"/cycles-* "$bench/$k/alloc"
+	"$here/kmod.sh" "$out" x86_64 "$here/../tests/bench/kmod" "$bench/$k/kmod"
+	"$here/kmod.sh" "$out" x86_64 "$here/../tests/kmod" "$bench/$k/kmod-test"
 	"$here/initramfs.sh" "$bin/gen_init_cpio" "$bin" x86_64 "$out" \
-		"$bench/$k/initramfs.cpio" "$bench/$k/kmod" >/dev/null
+		"$bench/$k/initramfs.cpio" "$bench/$k/kmod" "$bench/$k/kmod-test" >/dev/null
 	echo "bench: booting the $k kernel" >&2
 	boot $k "$bench/$k/logs" bench
 done

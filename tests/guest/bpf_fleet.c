@@ -53,6 +53,7 @@
 
 #include "kselftest.h"
 #include "ksym.h"
+#include "meminfo.h"
 #include "ptdump.h"
 
 #define MAX_PROGS	4096
@@ -164,21 +165,6 @@ static int run_one(struct prog *p, uint32_t *ret)
 		return -errno;
 	*ret = attr.test.retval;
 	return 0;
-}
-
-static long meminfo(const char *key)
-{
-	char line[256];
-	size_t len = strlen(key);
-	long val = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, len) && line[len] == ':')
-			val = strtol(line + len + 1, NULL, 10);
-	if (f)
-		fclose(f);
-	return val;
 }
 
 /* Empty chunks execmem may keep in reserve once everything is freed. */

@@ -27,6 +27,7 @@
 
 #include "bpfsum.h"
 #include "ksym.h"
+#include "meminfo.h"
 #include "ptdump.h"
 #include "vmsum.h"
 
@@ -164,6 +165,28 @@ static int have_module(const char *file)
 
 	snprintf(path, sizeof(path), MODDIR "%s", file);
 	return access(path, R_OK) == 0;
+}
+
+/*
+ * Forward the lines @log holds from a module whose messages start with
+ * @prefix. Its "metric:" lines are forwarded as they are when @metrics
+ * is set, and as plain notes otherwise.
+ */
+static void forward(const struct buf *log, const char *prefix, int metrics)
+{
+	const char *p, *nl;
+
+	for (p = log->p; p && (p = strstr(p, prefix)); p = nl) {
+		int len;
+
+		p += strlen(prefix);
+		nl = strchr(p, '\n');
+		len = nl ? nl - p : (int)strlen(p);
+		if (!metrics && !strncmp(p, "metric: ", 8))
+			diag("(%.*s)", len - 8, p + 8);
+		else
+			diag("%.*s", len, p);
+	}
 }
 
 /* ---- steps ----------------------------------------------------------- */
@@ -614,7 +637,7 @@ static void step_bench_alloc(const struct step *s)
 		{ "pack_free", "bpf_prog_pack_free" },
 		{ "text_copy", "bpf_arch_text_copy" },
 	};
-	char params[256] = "", *p, *nl;
+	char params[256] = "";
 	struct buf log = { 0 };
 	size_t i, n;
 	int ret, done;
@@ -634,11 +657,7 @@ static void step_bench_alloc(const struct step *s)
 	kmsg_drain(&boot_log);
 	ret = load_module("execmem_bench.ko", params);
 	kmsg_drain(&log);
-	for (p = log.p; p && (p = strstr(p, "execmem_bench: ")); p = nl) {
-		p += strlen("execmem_bench: ");
-		nl = strchr(p, '\n');
-		diag("%.*s", (int)(nl ? nl - p : (long)strlen(p)), p);
-	}
+	forward(&log, "execmem_bench: ", 1);
 	done = log.p && strstr(log.p, "execmem_bench: done");
 	if (ret != -EAGAIN)
 		diag("execmem_bench.ko: insmod returned %d, expected -EAGAIN", ret);
@@ -647,47 +666,208 @@ static void step_bench_alloc(const struct step *s)
 }
 
 /*
- * Where kprobes keeps its instruction slots: the pages kallsyms lists
- * under [__builtin__kprobes]. test_kprobes leaves at least one behind
- * (kprobes keeps its last page for the next probe). Each must be mapped
- * read-only and executable; where BPF's text is on execmem (fleet=execmem),
- * kprobes' is too, so on a PMD mapping.
+ * Dynamic text that kallsyms lists under a pseudo-module of its own:
+ * kprobes' instruction pages under [__builtin__kprobes], one symbol a
+ * page; ftrace's trampolines under [__builtin__ftrace], one a trampoline.
  */
-static void step_kprobe_slots(const struct step *s)
+struct text_pages {
+	int symbols;	/* what kallsyms lists */
+	int pages;	/* distinct 4K pages they start in */
+	int regions;	/* distinct 2 MiB regions */
+	int pte;	/* of the pages, those on 4K mappings */
+	int misplaced;	/* symbols not RO+X, or not on a PMD where @want_pmd */
+};
+
+#define TEXT_PAGES_MAX	1024
+
+static void text_pages(const char *owner, int want_pmd, struct text_pages *tp)
 {
-	const char *fleet = getenv("fleet");
-	int want_pmd = fleet && !strcmp(fleet, "execmem"), n = 0, bad = 0;
+	static unsigned long long page[TEXT_PAGES_MAX], region[TEXT_PAGES_MAX];
 	char line[512], sym[128], mod[64], type;
 	unsigned long long addr;
 	FILE *f;
+	int i;
 
-	if (access(MODDIR "test_kprobes.ko", F_OK)) {
-		result(1, s->name, "no test_kprobes.ko on this kernel");
-		return;
-	}
+	memset(tp, 0, sizeof(*tp));
 	pt_load();
 	f = fopen("/proc/kallsyms", "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		const struct pt_range *r;
 
 		if (sscanf(line, "%llx %c %127s %63s", &addr, &type, sym, mod) != 4 ||
-		    strcmp(mod, "[__builtin__kprobes]"))
+		    strcmp(mod, owner))
 			continue;
-		n++;
+		tp->symbols++;
 		r = pt_find(addr);
 		if (!r || !r->present || r->writable || !r->exec ||
 		    (want_pmd && strcmp(r->level, "pmd"))) {
 			diag("%s at %#llx: %s", sym, addr, r ? r->text : "not mapped");
-			bad++;
+			tp->misplaced++;
 		}
+		for (i = 0; i < tp->regions && region[i] != addr >> 21; i++)
+			;
+		if (i == tp->regions && i < TEXT_PAGES_MAX)
+			region[tp->regions++] = addr >> 21;
+		for (i = 0; i < tp->pages && page[i] != addr >> 12; i++)
+			;
+		if (i < tp->pages || i == TEXT_PAGES_MAX)
+			continue;
+		page[tp->pages++] = addr >> 12;
+		if (r && !strcmp(r->level, "pte"))
+			tp->pte++;
 	}
 	if (f)
 		fclose(f);
-	if (!n)
+}
+
+/* Where BPF's text is on execmem (fleet=execmem), kprobes' is too. */
+static int fleet_on_execmem(void)
+{
+	const char *fleet = getenv("fleet");
+
+	return fleet && !strcmp(fleet, "execmem");
+}
+
+/*
+ * Where kprobes keeps its instruction slots, after test_kprobes ran: it
+ * leaves at least one page behind (kprobes keeps its last page for the
+ * next probe). Each must be mapped read-only and executable, and on a
+ * PMD mapping where kprobes is on execmem.
+ */
+static void step_kprobe_slots(const struct step *s)
+{
+	struct text_pages tp;
+
+	if (!have_module("test_kprobes.ko")) {
+		result(1, s->name, "no test_kprobes.ko on this kernel");
+		return;
+	}
+	text_pages("[__builtin__kprobes]", fleet_on_execmem(), &tp);
+	if (!tp.pages)
 		diag("no kprobe instruction page in /proc/kallsyms");
 	else
-		diag("%d kprobe instruction pages, %d misplaced", n, bad);
-	result(n && !bad, s->name, NULL);
+		diag("%d kprobe instruction pages, %d misplaced", tp.pages, tp.misplaced);
+	result(tp.pages && !tp.misplaced, s->name, NULL);
+}
+
+/* Areas of loaded modules: /proc/vmallocinfo names move_module() as their caller. */
+static int module_areas(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		n += strstr(line, " move_module+") != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * A module's init sections (and the full symbol table, which kallsyms
+ * copies from) are freed by a work item after its init returned, and
+ * that free resets the direct map under them, which can split it. Wait
+ * until only the new module's core is left of what loading it mapped
+ * (@before: module_areas() before the load), and then until DirectMap4k
+ * reads the same twice: it is changed just after the area goes.
+ * Returns 0, or -1 after 10 s.
+ */
+static int module_init_freed(int before)
+{
+	long dm = -2;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (module_areas() <= before + 1) {
+			if (meminfo("DirectMap4k") == dm)
+				return 0;
+			dm = meminfo("DirectMap4k");
+		}
+		usleep(100 * 1000);
+	}
+	return -1;
+}
+
+#define FLEET_ROUNDS	3
+
+/*
+ * A fleet of dynamic text of one kind, made and taken away FLEET_ROUNDS
+ * times by the module the step is named after (tests/kmod/NAME.c),
+ * through its parameter "armed", while the module stays loaded: loading
+ * a module splits the direct map for its own text, which is not the
+ * fleet's doing. @s->arg names the kind: kallsyms lists its text under
+ * [__builtin__KIND], and its figures are KIND_... metrics.
+ *
+ * Each round the module checks its own work (every probe fired, say),
+ * and every symbol of the kind must be RO+X, on a PMD where the kernel
+ * puts dynamic text on execmem. There, DirectMap4k must not grow over
+ * the whole loop either. The first round's figures are metrics, for
+ * make bench, which runs this on both kernels.
+ */
+static void step_text_fleet(const struct step *s)
+{
+	char file[64], armed[128], owner[64], prefix[64];
+	int want_pmd = fleet_on_execmem(), r, ret, ok, areas;
+	long dm4k[2];
+
+	snprintf(file, sizeof(file), "%s.ko", s->name);
+	snprintf(armed, sizeof(armed), "/sys/module/%s/parameters/armed", s->name);
+	snprintf(owner, sizeof(owner), "[__builtin__%s]", s->arg);
+	snprintf(prefix, sizeof(prefix), "%s: ", s->name);
+	if (!have_module(file)) {
+		diag("no %s on this kernel", file);
+		result(1, s->name, "no test module for it on this kernel");
+		return;
+	}
+	areas = module_areas();
+	ret = load_module(file, "");
+	ok = !ret;
+	if (ret)
+		diag("insmod %s: %d", file, ret);
+	if (ok && module_init_freed(areas) < 0) {
+		diag("%s: its init sections were not freed in time", file);
+		ok = 0;
+	}
+	dm4k[0] = meminfo("DirectMap4k");
+	for (r = 1; ok && r <= FLEET_ROUNDS; r++) {
+		struct text_pages tp = { 0 };
+		struct buf log = { 0 };
+
+		kmsg_drain(&boot_log);
+		ret = write_file(armed, "1");
+		if (!ret) {
+			text_pages(owner, want_pmd, &tp);
+			ret = write_file(armed, "0");
+		}
+		kmsg_drain(&log);
+		forward(&log, prefix, r == 1);
+		free(log.p);
+		diag("round %d: %s; %d symbols in %d pages, %d 2M regions, %d pages on 4K mappings, %d misplaced",
+		     r, ret ? strerror(-ret) : "made, checked, taken away", tp.symbols, tp.pages,
+		     tp.regions, tp.pte, tp.misplaced);
+		ok = !ret && tp.symbols && !tp.misplaced;
+		if (r > 1)
+			continue;
+		diag("metric: %s_pages %d", s->arg, tp.pages);
+		diag("metric: %s_regions_2m %d", s->arg, tp.regions);
+		diag("metric: %s_pages_pte %d", s->arg, tp.pte);
+	}
+	dm4k[1] = meminfo("DirectMap4k");
+	unload_module(s->name);
+	snprintf(armed, sizeof(armed), "/sys/module/%s", s->name);
+	if (!access(armed, F_OK)) {
+		diag("%s is still loaded after rmmod", s->name);
+		ok = 0;
+	}
+	if (dm4k[0] >= 0 && ok) {
+		diag("metric: %s_directmap4k_growth_kb %ld", s->arg, dm4k[1] - dm4k[0]);
+		if (want_pmd && dm4k[1] != dm4k[0]) {
+			diag("DirectMap4k went from %ld to %ld kB", dm4k[0], dm4k[1]);
+			ok = 0;
+		}
+	}
+	result(ok, s->name, NULL);
 }
 
 /* Expanded into one step per KUnit module in the initramfs (is_kunit_module()). */
@@ -711,6 +891,7 @@ static const struct step steps[] = {
 	{ "fault_injection_setup", step_fault_setup, NULL, FULL | DEBUG | KUNIT | DISTRO },
 	{ "kunit", KUNIT_MODULES, NULL, FULL | DEBUG | KUNIT | DISTRO },
 	{ "kprobe_slots", step_kprobe_slots, NULL, FULL | DEBUG | KUNIT | DISTRO },
+	{ "kprobe_fleet", step_text_fleet, "kprobes", FULL | DEBUG | DISTRO | ALLOC },
 	{ "kmemleak", step_kmemleak, NULL, DEBUG },
 	{ "lockdep", step_lockdep, NULL, DEBUG },
 };

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A fleet of kprobes, for the guest's kprobe_fleet step (make check) and
+ * the kprobes rows of make bench. Built out of tree against each x86_64
+ * kernel under test.
+ *
+ * Writing 1 to its parameter "armed" registers probes= kprobes (1,000 by
+ * default), one on each instruction of a sled of 5-byte NOPs in this
+ * module's own text, so that nothing else in the kernel is disturbed.
+ * Each needs an instruction slot from kprobes' pages, and each can be
+ * optimized into a jump, which needs a larger slot from a second set of
+ * pages: the most pages per probe that kprobes asks for. The write then
+ * runs the sled twice, right away and after the optimizer's delay, and
+ * fails unless every probe fired exactly once each time. While the
+ * fleet is armed, the guest can see where kprobes put the slots
+ * (kallsyms lists each page under [__builtin__kprobes]). Writing 0 takes
+ * all the probes away at once.
+ *
+ * The fleet comes and goes while the module stays loaded: loading a
+ * module maps its own text and splits the direct map by itself, which
+ * must not be counted against kprobes.
+ *
+ * Each register_kprobe() is timed in CPU cycles, and unregister_kprobes()
+ * for the whole fleet; both are logged as "metric: NAME VALUE" lines.
+ */
+#define pr_fmt(fmt) "kprobe_fleet: " fmt
+
+#include <linux/delay.h>
+#include <linux/kprobes.h>
+#include <linux/linkage.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/stringify.h>
+#include <linux/timex.h>
+
+#define SLED_INSNS	1000
+#define NOP5_LEN	5
+
+/*
+ * The probed text: SLED_INSNS copies of "nopl 0x0(%rax,%rax,1)", then a
+ * return. Probes find it by name, so that its address is never taken.
+ */
+asm(".pushsection .text, \"ax\"\n"
+	".type kprobe_fleet_sled, @function\n"
+	"kprobe_fleet_sled:\n"
+	".rept " __stringify(SLED_INSNS) "\n"
+	".byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"
+	".endr\n"
+	ASM_RET
+	".size kprobe_fleet_sled, . - kprobe_fleet_sled\n"
+	".popsection\n");
+asmlinkage void kprobe_fleet_sled(void);
+
+static int probes = SLED_INSNS;
+module_param(probes, int, 0400);
+MODULE_PARM_DESC(probes, "kprobes in the fleet, one per NOP of the sled (at most 1000)");
+
+struct fleet_probe {
+	struct kprobe kp;
+	unsigned int hits;
+};
+
+static struct fleet_probe *fleet;
+static struct kprobe **kps;
+
+static int fleet_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	container_of(kp, struct fleet_probe, kp)->hits++;
+	return 0;
+}
+
+/* Run the sled once; 0 if each probe fired exactly once. */
+static int fleet_run(const char *when)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < probes; i++)
+		fleet[i].hits = 0;
+	kprobe_fleet_sled();
+	for (i = 0; i < probes; i++) {
+		if (fleet[i].hits == 1)
+			continue;
+		if (!bad++)
+			pr_err("probe %d fired %u times %s\n", i, fleet[i].hits, when);
+	}
+	if (bad)
+		pr_err("%d of %d probes did not fire once %s\n", bad, probes, when);
+	return bad ? -EIO : 0;
+}
+
+static void fleet_free(void)
+{
+	kfree(kps);
+	kfree(fleet);
+	kps = NULL;
+	fleet = NULL;
+}
+
+static int fleet_arm(void)
+{
+	u64 t, total = 0;
+	int i, ret;
+
+	if (probes < 1 || probes > SLED_INSNS)
+		return -EINVAL;
+	fleet = kcalloc(probes, sizeof(*fleet), GFP_KERNEL);
+	kps = kcalloc(probes, sizeof(*kps), GFP_KERNEL);
+	if (!fleet || !kps) {
+		fleet_free();
+		return -ENOMEM;
+	}
+	for (i = 0; i < probes; i++) {
+		fleet[i].kp.symbol_name = "kprobe_fleet_sled";
+		fleet[i].kp.offset = i * NOP5_LEN;
+		fleet[i].kp.pre_handler = fleet_hit;
+		kps[i] = &fleet[i].kp;
+		migrate_disable();
+		t = get_cycles();
+		ret = register_kprobe(&fleet[i].kp);
+		total += get_cycles() - t;
+		migrate_enable();
+		if (ret) {
+			pr_err("register_kprobe() of probe %d: %d\n", i, ret);
+			goto out_unregister;
+		}
+	}
+	pr_info("metric: kprobes_attach_cycles %llu\n", div_u64(total, probes));
+	ret = fleet_run("at once");
+	if (ret)
+		goto out_unregister;
+	/* The optimizer turns probes into jumps after a delay of its own. */
+	msleep(100);
+	ret = fleet_run("after the optimizer ran");
+	if (ret)
+		goto out_unregister;
+	pr_info("all %d probes fired, before and after the optimizer\n", probes);
+	return 0;
+
+out_unregister:
+	unregister_kprobes(kps, i);
+	fleet_free();
+	return ret;
+}
+
+static void fleet_disarm(void)
+{
+	u64 t;
+
+	migrate_disable();
+	t = get_cycles();
+	unregister_kprobes(kps, probes);
+	t = get_cycles() - t;
+	migrate_enable();
+	pr_info("metric: kprobes_detach_cycles %llu\n", div_u64(t, probes));
+	fleet_free();
+}
+
+static bool armed;
+
+/* Called with the module's parameter lock held: one writer at a time. */
+static int armed_set(const char *val, const struct kernel_param *kp)
+{
+	bool arm;
+	int ret = kstrtobool(val, &arm);
+
+	if (ret)
+		return ret;
+	if (arm == armed)
+		return -EALREADY;
+	if (arm) {
+		ret = fleet_arm();
+		if (ret)
+			return ret;
+	} else {
+		fleet_disarm();
+	}
+	armed = arm;
+	return 0;
+}
+
+static const struct kernel_param_ops armed_ops = {
+	.set = armed_set,
+	.get = param_get_bool,
+};
+module_param_cb(armed, &armed_ops, &armed, 0600);
+MODULE_PARM_DESC(armed, "1 registers the fleet and fires it, 0 removes it");
+
+static void __exit kprobe_fleet_exit(void)
+{
+	if (armed)
+		fleet_disarm();
+}
+module_exit(kprobe_fleet_exit);
+
+MODULE_DESCRIPTION("register, fire and remove a fleet of kprobes, on demand");
+MODULE_LICENSE("GPL");
