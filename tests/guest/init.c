@@ -169,12 +169,12 @@ static int have_module(const char *file)
 
 /*
  * Forward the lines @log holds from a module whose messages start with
- * @prefix. Its "metric:" lines are forwarded as they are when @metrics
- * is set, and as plain notes otherwise.
+ * @prefix. Its "metric: NAME VALUE" lines are forwarded as metrics, with
+ * @suffix added to NAME, or as plain notes where @suffix is NULL.
  */
-static void forward(const struct buf *log, const char *prefix, int metrics)
+static void forward(const struct buf *log, const char *prefix, const char *suffix)
 {
-	const char *p, *nl;
+	const char *p, *nl, *sp;
 
 	for (p = log->p; p && (p = strstr(p, prefix)); p = nl) {
 		int len;
@@ -182,10 +182,14 @@ static void forward(const struct buf *log, const char *prefix, int metrics)
 		p += strlen(prefix);
 		nl = strchr(p, '\n');
 		len = nl ? nl - p : (int)strlen(p);
-		if (!metrics && !strncmp(p, "metric: ", 8))
+		sp = memchr(p + 8, ' ', len > 8 ? len - 8 : 0);
+		if (strncmp(p, "metric: ", 8) || !sp)
+			diag("%.*s", len, p);
+		else if (!suffix)
 			diag("(%.*s)", len - 8, p + 8);
 		else
-			diag("%.*s", len, p);
+			diag("metric: %.*s%s%.*s", (int)(sp - p - 8), p + 8, suffix,
+			     (int)(p + len - sp), sp);
 	}
 }
 
@@ -657,7 +661,7 @@ static void step_bench_alloc(const struct step *s)
 	kmsg_drain(&boot_log);
 	ret = load_module("execmem_bench.ko", params);
 	kmsg_drain(&log);
-	forward(&log, "execmem_bench: ", 1);
+	forward(&log, "execmem_bench: ", "");
 	done = log.p && strstr(log.p, "execmem_bench: done");
 	if (ret != -EAGAIN)
 		diag("execmem_bench.ko: insmod returned %d, expected -EAGAIN", ret);
@@ -802,8 +806,9 @@ static int module_init_freed(int before)
  * Each round the module checks its own work (every probe fired, say),
  * and every symbol of the kind must be RO+X, on a PMD where the kernel
  * puts dynamic text on execmem. There, DirectMap4k must not grow over
- * the whole loop either. The first round's figures are metrics, for
- * make bench, which runs this on both kernels.
+ * the whole loop either. The figures of the first round, and the
+ * module's of the last (suffixed "_last"), are metrics, for make bench,
+ * which runs this on both kernels.
  */
 static void step_text_fleet(const struct step *s)
 {
@@ -841,7 +846,7 @@ static void step_text_fleet(const struct step *s)
 			ret = write_file(armed, "0");
 		}
 		kmsg_drain(&log);
-		forward(&log, prefix, r == 1);
+		forward(&log, prefix, r == 1 ? "" : r == FLEET_ROUNDS ? "_last" : NULL);
 		free(log.p);
 		diag("round %d: %s; %d symbols in %d pages, %d 2M regions, %d pages on 4K mappings, %d misplaced",
 		     r, ret ? strerror(-ret) : "made, checked, taken away", tp.symbols, tp.pages,
