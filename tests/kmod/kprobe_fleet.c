@@ -110,7 +110,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int fleet_arm(void)
+static int armed_arm(void)
 {
 	u64 t, total = 0, *cycles;
 	int i, ret;
@@ -163,7 +163,7 @@ out_unregister:
 	return ret;
 }
 
-static void fleet_disarm(void)
+static int armed_disarm(void)
 {
 	u64 t;
 
@@ -174,44 +174,10 @@ static void fleet_disarm(void)
 	migrate_enable();
 	pr_info("metric: kprobes_detach_cycles %llu\n", div_u64(t, probes));
 	fleet_free();
-}
-
-static bool armed;
-
-/* Called with the module's parameter lock held: one writer at a time. */
-static int armed_set(const char *val, const struct kernel_param *kp)
-{
-	bool arm;
-	int ret = kstrtobool(val, &arm);
-
-	if (ret)
-		return ret;
-	if (arm == armed)
-		return -EALREADY;
-	if (arm) {
-		ret = fleet_arm();
-		if (ret)
-			return ret;
-	} else {
-		fleet_disarm();
-	}
-	armed = arm;
 	return 0;
 }
 
-static const struct kernel_param_ops armed_ops = {
-	.set = armed_set,
-	.get = param_get_bool,
-};
-module_param_cb(armed, &armed_ops, &armed, 0600);
-MODULE_PARM_DESC(armed, "1 registers the fleet and fires it, 0 removes it");
-
-static void __exit kprobe_fleet_exit(void)
-{
-	if (armed)
-		fleet_disarm();
-}
-module_exit(kprobe_fleet_exit);
+#include "armed.h"
 
 MODULE_DESCRIPTION("register, fire and remove a fleet of kprobes, on demand");
 MODULE_LICENSE("GPL");
