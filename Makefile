@@ -49,7 +49,7 @@ STAGE	:= ci/stage.sh
 export CCACHE_BASEDIR := $(CURDIR)
 
 .DEFAULT_GOAL := demo
-.PHONY: demo deps tree apply export build bisect initramfs boot guest layout check check-nomod \
+.PHONY: demo deps tree apply export build bisect initramfs boot guest layout ftrace check check-nomod \
 	golden roundtrip checkpatch mutants bench help clean build-nomod
 
 help:
@@ -162,6 +162,16 @@ layout:
 	@ci/chunks-moved.sh x86_64-layout/chunks_moved \
 		$(foreach b,$(LAYOUT_BOOTS),$(B)/logs/x86_64-$(b)/verdict.ktap) >$(RESULTS)/x86_64-layout
 
+## ftrace      x86_64: boot the kernel [VARIANT=debug] on one vCPU, where ftrace's startup selftests run
+# They hang at times under TCG on two vCPUs (ci/boot.sh), so every other
+# boot turns them off, and this one boots for them alone.
+ftrace: initramfs
+	@mkdir -p $(RESULTS)
+	@FTRACE_SELFTESTS=1 QEMU_SMP=1 \
+		BOOT_APPEND="mode=ftrace $(filter panic_on_warn=%,$(BOOT_APPEND_$(VARIANT)))" \
+		ci/guest.sh x86_64 x86_64$(SUFFIX)-ftrace $(OUT)/$(KIMAGE_x86_64) $(INITRD) \
+		$(LOGS)-ftrace $(TREE) $(RESULTS)/x86_64$(SUFFIX)-ftrace
+
 # The host checks read the tip worktree, which bisect does not move.
 ## golden      run the log parsers against canned logs (tests/golden)
 golden: $(B)/tip.stamp
@@ -179,7 +189,7 @@ checkpatch: $(B)/tip.stamp
 	@mkdir -p $(RESULTS)
 	@ci/checkpatch.sh $(TIP) series >$(RESULTS)/host-checkpatch
 
-## check       bisect, both arches' guests, layout, the debug and distro kernels; 'N passed, N failed'
+## check       bisect, both arches' guests, layout, ftrace, the debug and distro kernels; 'N passed, N failed'
 check: $(B)/deps.stamp
 	@rm -rf $(RESULTS)
 	@$(STAGE) apply $(MAKE) -s $(B)/tip.stamp
@@ -194,8 +204,8 @@ check: $(B)/deps.stamp
 # the guests leave idle, and give it back whenever those want it. A variant
 # guest waits for its kernel and for the boot before it. The kernels
 # without modules are left to make check-nomod (README: the cold budget).
-CHECK_BOOTS	:= guest-x86_64 guest-arm64 layout-x86_64 guest-x86_64-debug \
-		   guest-x86_64-distro
+CHECK_BOOTS	:= guest-x86_64 guest-arm64 layout-x86_64 ftrace-x86_64 guest-x86_64-debug \
+		   ftrace-x86_64-debug guest-x86_64-distro
 CHECK_BUILDS	:= build-x86_64-debug build-x86_64-distro
 CHECK_LAST	:= check-guest-x86_64-distro
 .PHONY: check-host check-bisect $(addprefix check-,$(CHECK_BOOTS) $(CHECK_BUILDS))
@@ -206,6 +216,8 @@ check-guest-x86_64 check-guest-arm64: check-guest-%: check-bisect
 check-guest-arm64: check-guest-x86_64
 check-layout-x86_64: check-guest-arm64
 	@$(STAGE) layout-x86_64 $(MAKE) -s layout
+check-ftrace-x86_64: check-layout-x86_64
+	@$(STAGE) ftrace-x86_64 $(MAKE) -s ftrace
 check-host:
 	@$(STAGE) golden $(MAKE) -s golden
 	@$(STAGE) roundtrip $(MAKE) -s roundtrip
@@ -214,8 +226,10 @@ check-build-x86_64-debug: check-host
 	@nice -n 19 $(STAGE) build-x86_64-debug $(MAKE) -s build ARCH=x86_64 VARIANT=debug
 check-build-x86_64-distro: check-build-x86_64-debug
 	@nice -n 19 $(STAGE) build-x86_64-distro $(MAKE) -s build ARCH=x86_64 VARIANT=distro
-check-guest-x86_64-debug: check-layout-x86_64 check-build-x86_64-debug
-check-guest-x86_64-distro: check-guest-x86_64-debug check-build-x86_64-distro
+check-guest-x86_64-debug: check-ftrace-x86_64 check-build-x86_64-debug
+check-ftrace-x86_64-debug: check-guest-x86_64-debug
+	@$(STAGE) ftrace-x86_64-debug $(MAKE) -s ftrace VARIANT=debug
+check-guest-x86_64-distro: check-ftrace-x86_64-debug check-build-x86_64-distro
 check-guest-x86_64-debug check-guest-x86_64-distro: check-guest-%:
 	@$(STAGE) guest-$* $(MAKE) -s guest ARCH=x86_64 VARIANT=$(lastword $(subst -, ,$*))
 

@@ -207,6 +207,7 @@ enum {
 	NOMOD = 128,	/* mode=nomod: no loadable modules, test_bpf built in */
 	CYCLES = 256,	/* mode=cycles: timed fleet cycles only, for make bench */
 	ALLOC = 512,	/* mode=alloc: the allocation microbenchmark, for make bench */
+	FTRACE = 1024,	/* mode=ftrace: ftrace's startup selftests, on one vCPU */
 };
 
 struct step {
@@ -793,6 +794,55 @@ static int module_init_freed(int before)
 	return -1;
 }
 
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+/*
+ * ftrace's startup selftests (CONFIG_FTRACE_STARTUP_TEST), which ran
+ * before PID 1 did, on a boot that did not turn them off (ci/boot.sh
+ * does, on more than one vCPU). The function tracer's tests register
+ * dynamic ftrace_ops, each alone on its call sites and so with a
+ * trampoline of its own, and trace every function of the kernel. A test
+ * that fails says FAILED and warns: the splat scan catches the warning,
+ * this step the word. It also makes sure that they ran at all: dynamic
+ * ops tests #1 and #2, and a PASSED for each tracer tested.
+ */
+static void step_ftrace_selftest(const struct step *s)
+{
+	const char *log = boot_log.p ? boot_log.p : "";
+	int tracers = count(log, "Testing tracer "), passed = count(log, "PASSED");
+	int ok = 1;
+
+	if (!tracers) {
+		diag("no \"Testing tracer\" in the boot log");
+		result(0, s->name, NULL);
+		return;
+	}
+	if (!strstr(log, "Testing dynamic ftrace ops #1: ") ||
+	    !strstr(log, "Testing dynamic ftrace ops #2: ")) {
+		diag("the dynamic ftrace_ops tests did not run");
+		ok = 0;
+	}
+	if (strstr(log, "FAILED")) {
+		diag("a selftest FAILED");
+		ok = 0;
+	}
+	if (passed < tracers) {
+		diag("%d tracers tested, %d PASSED", tracers, passed);
+		ok = 0;
+	}
+	diag("%d tracers tested, %d PASSED in all", tracers, passed);
+	result(ok, s->name, NULL);
+}
+
 #define FLEET_ROUNDS	3
 
 /*
@@ -902,6 +952,8 @@ static const struct step steps[] = {
 	/* make bench times 1,000 probes; make check takes 200 (2 vCPUs make each dear). */
 	{ "kprobe_fleet", step_text_fleet, "kprobes probes=200", FULL | DEBUG | DISTRO },
 	{ "kprobe_fleet", step_text_fleet, "kprobes", ALLOC },
+	{ "ftrace_selftest", step_ftrace_selftest, NULL, FTRACE },
+	{ "ftrace_tramp", step_text_fleet, "ftrace", FULL | DEBUG | DISTRO },
 	{ "kmemleak", step_kmemleak, NULL, DEBUG },
 	{ "lockdep", step_lockdep, NULL, DEBUG },
 };
@@ -987,7 +1039,7 @@ int main(void)
 			 !strcmp(mode, "bench") ? BENCH : !strcmp(mode, "layout") ? LAYOUT :
 			 !strcmp(mode, "distro") ? DISTRO : !strcmp(mode, "nomod") ? NOMOD :
 			 !strcmp(mode, "cycles") ? CYCLES : !strcmp(mode, "alloc") ? ALLOC :
-			 FULL, &nsteps);
+			 !strcmp(mode, "ftrace") ? FTRACE : FULL, &nsteps);
 	/* The plan must follow the version line, or kunit.py ignores it. */
 	fprintf(ktap, "KTAP version 1\n1..%zu\n# guest: %s %s\n",
 		nsteps, u.machine, u.release);
