@@ -114,15 +114,20 @@ GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -I$(TREE)/tools/testing/selfte
 
 $(B)/init-%: tests/guest/init.c tests/guest/bpfsum.c tests/guest/bpfsum.h \
 		tests/guest/vmsum.c tests/guest/vmsum.h tests/guest/ksym.h tests/guest/meminfo.h \
-		tests/guest/ptdump.h | $(B)/deps.stamp
+		tests/guest/ptdump.h tests/guest/textpages.h | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/ksym.h tests/guest/meminfo.h \
-		tests/guest/ptdump.h $(B)/tree.stamp | $(B)/deps.stamp
+$(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/bpfsys.h tests/guest/ksym.h \
+		tests/guest/meminfo.h tests/guest/ptdump.h $(B)/tree.stamp | $(B)/deps.stamp
+	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
+
+$(B)/bpf_tramp-%: tests/guest/bpf_tramp.c tests/guest/bpfsys.h tests/guest/meminfo.h \
+		tests/guest/ptdump.h tests/guest/textpages.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 ## initramfs   pack the guest PID 1 and the test modules of ARCH's build
-GUEST_BIN = $(B)/gen_init_cpio $(B)/harden-refusals $(B)/init-$(1) $(B)/bpf_fleet-$(1)
+GUEST_BIN = $(B)/gen_init_cpio $(B)/harden-refusals $(B)/init-$(1) $(B)/bpf_fleet-$(1) \
+	$(B)/bpf_tramp-$(1)
 
 # Test modules built out of tree against the kernel under test, where it
 # has loadable modules: the kprobe fleet (tests/kmod), whose probed sled
@@ -265,4 +270,5 @@ demo: $(B)/applied.stamp
 
 ## clean       remove build outputs (keeps the unpacked tree and ccache)
 clean:
-	rm -rf $(B)/out-* $(B)/kmod-* $(B)/logs $(B)/results $(B)/init-* $(B)/initramfs-*
+	rm -rf $(B)/out-* $(B)/kmod-* $(B)/logs $(B)/results $(B)/init-* $(B)/initramfs-* \
+		$(B)/bpf_fleet-* $(B)/bpf_tramp-*

@@ -52,6 +52,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "bpfsys.h"
 #include "ksym.h"
 #include "meminfo.h"
 #include "ptdump.h"
@@ -67,21 +68,6 @@ struct prog {
 
 static struct prog progs[MAX_PROGS];
 static int nprogs = 2000;
-
-/*
- * kselftest.h prints a skip as "ok N # SKIP reason", with no name, which
- * KTAP parsers (kunit.py among them) do not take as a result. Name it.
- */
-static void skip_named(const char *name, const char *reason)
-{
-	ksft_inc_xskip_cnt();
-	printf("ok %u %s # SKIP %s\n", ksft_test_num(), name, reason);
-}
-
-static int sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
 
 /*
  * Deterministic JIT size targets for program @i of @n: a fixed shuffle of
@@ -725,31 +711,6 @@ static int user_mapped(int *text_cloned)
 #define NAME_LEN 120
 
 static int fd_fmt = -1, fd_out = -1, fd_namer = -1;
-
-static int map_create(uint32_t value_size, uint32_t flags)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = 4;
-	attr.value_size = value_size;
-	attr.max_entries = 1;
-	attr.map_flags = flags;
-	return sys_bpf(BPF_MAP_CREATE, &attr);
-}
-
-static int map_rw(int fd, int cmd, void *value)
-{
-	union bpf_attr attr;
-	uint32_t key = 0;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	attr.key = (uintptr_t)&key;
-	attr.value = (uintptr_t)value;
-	return sys_bpf(cmd, &attr);
-}
 
 static int namer_setup(void)
 {

@@ -29,6 +29,7 @@
 #include "ksym.h"
 #include "meminfo.h"
 #include "ptdump.h"
+#include "textpages.h"
 #include "vmsum.h"
 
 #define MODDIR "/modules/"
@@ -675,54 +676,23 @@ static void step_bench_alloc(const struct step *s)
  * kprobes' instruction pages under [__builtin__kprobes], one symbol a
  * page; ftrace's trampolines under [__builtin__ftrace], one a trampoline.
  */
-struct text_pages {
-	int symbols;	/* what kallsyms lists */
-	int pages;	/* distinct 4K pages they start in */
-	int regions;	/* distinct 2 MiB regions */
-	int pte;	/* of the pages, those on 4K mappings */
-	int misplaced;	/* symbols not RO+X, or not on a PMD where @want_pmd */
-};
+static const char *text_owner;
 
-#define TEXT_PAGES_MAX	1024
+static int text_owned(const char *sym, const char *mod)
+{
+	(void)sym;
+	return !strcmp(mod, text_owner);
+}
+
+static void text_misplaced(const char *sym, unsigned long long addr, const char *how)
+{
+	diag("%s at %#llx: %s", sym, addr, how);
+}
 
 static void text_pages(const char *owner, int want_pmd, struct text_pages *tp)
 {
-	static unsigned long long page[TEXT_PAGES_MAX], region[TEXT_PAGES_MAX];
-	char line[512], sym[128], mod[64], type;
-	unsigned long long addr;
-	FILE *f;
-	int i;
-
-	memset(tp, 0, sizeof(*tp));
-	pt_load();
-	f = fopen("/proc/kallsyms", "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		const struct pt_range *r;
-
-		if (sscanf(line, "%llx %c %127s %63s", &addr, &type, sym, mod) != 4 ||
-		    strcmp(mod, owner))
-			continue;
-		tp->symbols++;
-		r = pt_find(addr);
-		if (!r || !r->present || r->writable || !r->exec ||
-		    (want_pmd && strcmp(r->level, "pmd"))) {
-			diag("%s at %#llx: %s", sym, addr, r ? r->text : "not mapped");
-			tp->misplaced++;
-		}
-		for (i = 0; i < tp->regions && region[i] != addr >> 21; i++)
-			;
-		if (i == tp->regions && i < TEXT_PAGES_MAX)
-			region[tp->regions++] = addr >> 21;
-		for (i = 0; i < tp->pages && page[i] != addr >> 12; i++)
-			;
-		if (i < tp->pages || i == TEXT_PAGES_MAX)
-			continue;
-		page[tp->pages++] = addr >> 12;
-		if (r && !strcmp(r->level, "pte"))
-			tp->pte++;
-	}
-	if (f)
-		fclose(f);
+	text_owner = owner;
+	text_pages_scan(want_pmd, tp, text_owned, text_misplaced);
 }
 
 /* Where BPF's text is on execmem (fleet=execmem), kprobes' is too. */
@@ -954,6 +924,8 @@ static const struct step steps[] = {
 	{ "kprobe_fleet", step_text_fleet, "kprobes", ALLOC },
 	{ "ftrace_selftest", step_ftrace_selftest, NULL, FTRACE },
 	{ "ftrace_tramp", step_text_fleet, "ftrace", FULL | DEBUG | DISTRO },
+	{ "bpf_tramp", step_tap_child, "/bin/bpf_tramp -e @fleet", FULL | DEBUG | DISTRO },
+	{ "bpf_tramp", step_tap_child, "/bin/bpf_tramp -e @fleet -b 1000", ALLOC },
 	{ "kmemleak", step_kmemleak, NULL, DEBUG },
 	{ "lockdep", step_lockdep, NULL, DEBUG },
 };

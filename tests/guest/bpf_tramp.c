@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF trampolines, attached, run, detached and attached again.
+ *
+ * An fentry and an fexit program are attached to a BPF program (a socket
+ * filter that returns 42), which needs no BTF of the kernel's: the target
+ * brings its own, loaded here by hand. Attaching the first program makes
+ * BPF build a trampoline for the target; attaching the second builds
+ * another, which also calls the target's body and so has the two spots
+ * BPF patches when it retires the image; detaching builds others again.
+ * Each round loads a new pair (6.1 attaches a tracing program to a BPF
+ * program only once), and:
+ *   - the target runs (BPF_PROG_TEST_RUN) RUNS times; each run must bump
+ *     the fentry and the fexit counter once, return 42, and the fexit
+ *     program must have seen 42 as the return value;
+ *   - while both are attached, every trampoline kallsyms lists
+ *     (bpf_trampoline_*) must be read-only and executable in the kernel's
+ *     page-table dump, and with execmem on a PMD mapping;
+ *   - once both are detached, runs must bump neither counter.
+ * With execmem, DirectMap4k must not grow over the rounds.
+ *
+ * Usage: bpf_tramp -e execmem|plain [-n ROUNDS] [-b TARGETS]
+ *   -e: what the host expects (see bpf_fleet): "execmem" for trampolines
+ *       on execmem (PMD mappings, the direct map left alone)
+ *   -b: benchmark, for make bench: TARGETS targets with one fentry
+ *       program each, so as many trampolines, attached one by one (each
+ *       attach timed), run, and detached all at once (timed), in one
+ *       round; the same results, and "metric:" lines: the trampolines'
+ *       distinct 4K pages and 2M regions, the pages on 4K mappings, the
+ *       DirectMap4k growth, the median attach and the detach per program
+ *       (ns of the guest's clock, which counts instructions under icount)
+ *
+ * Output is TAP through the kernel's kselftest.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/btf.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "kselftest.h"
+#include "bpfsys.h"
+#include "meminfo.h"
+#include "ptdump.h"
+#include "textpages.h"
+
+#define TARGET_RET	42
+#define RUNS		10
+
+/* What the tracing programs count, in the one entry of their map. */
+struct counts {
+	uint64_t fentry, fexit, retval;
+};
+
+static char vlog[16384];
+
+/*
+ * BTF for the target: int tramp_target(void *ctx), as a static function.
+ * Types: [1] int, [2] void *, [3] int (void *ctx), [4] the function.
+ */
+static int btf_load(void)
+{
+	static const char strs[] = "\0int\0ctx\0tramp_target";
+	struct {
+		struct btf_header hdr;
+		uint32_t data[16 + sizeof(strs) / 4 + 1];	/* types, then strings */
+	} b;
+	uint32_t *t = b.data;
+	union bpf_attr attr;
+
+	/* [1] int: signed, 32 bits */
+	*t++ = 1; *t++ = BTF_KIND_INT << 24; *t++ = 4; *t++ = BTF_INT_SIGNED << 24 | 32;
+	/* [2] void * */
+	*t++ = 0; *t++ = BTF_KIND_PTR << 24; *t++ = 0;
+	/* [3] int (void *ctx) */
+	*t++ = 0; *t++ = BTF_KIND_FUNC_PROTO << 24 | 1; *t++ = 1;
+	*t++ = 5; *t++ = 2;
+	/* [4] static int tramp_target(void *ctx) */
+	*t++ = 9; *t++ = BTF_KIND_FUNC << 24 | BTF_FUNC_STATIC; *t++ = 3;
+
+	memset(&b.hdr, 0, sizeof(b.hdr));
+	b.hdr.magic = BTF_MAGIC;
+	b.hdr.version = BTF_VERSION;
+	b.hdr.hdr_len = sizeof(b.hdr);
+	b.hdr.type_len = (t - b.data) * sizeof(*t);
+	b.hdr.str_off = b.hdr.type_len;
+	b.hdr.str_len = sizeof(strs);
+	memcpy(t, strs, sizeof(strs));
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = (uintptr_t)&b;
+	attr.btf_size = sizeof(b.hdr) + b.hdr.type_len + b.hdr.str_len;
+	attr.btf_log_buf = (uintptr_t)vlog;
+	attr.btf_log_size = sizeof(vlog);
+	attr.btf_log_level = 1;
+	return sys_bpf(BPF_BTF_LOAD, &attr);
+}
+
+static int prog_load(union bpf_attr *attr, const struct bpf_insn *insns, int n)
+{
+	attr->insns = (uintptr_t)insns;
+	attr->insn_cnt = n;
+	attr->license = (uintptr_t)"GPL";
+	attr->log_buf = (uintptr_t)vlog;
+	attr->log_size = sizeof(vlog);
+	attr->log_level = 1;
+	vlog[0] = '\0';
+	return sys_bpf(BPF_PROG_LOAD, attr);
+}
+
+/* r0 = 42; exit, with BTF for its one function. */
+static int target_load(int btf_fd)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .imm = TARGET_RET },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	const struct bpf_func_info fi = { .insn_off = 0, .type_id = 4 };
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.prog_btf_fd = btf_fd;
+	attr.func_info = (uintptr_t)&fi;
+	attr.func_info_cnt = 1;
+	attr.func_info_rec_size = sizeof(fi);
+	strcpy(attr.prog_name, "tramp_target");
+	return prog_load(&attr, insns, 2);
+}
+
+/*
+ * An fentry or fexit program on @target that adds one to its counter; the
+ * fexit one also keeps the return value, which its context holds after the
+ * arguments, at @ret_off.
+ */
+static int tracer_load(int target, int map, int fexit, int ret_off)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 6, .src_reg = 1 },
+		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = 10, .off = -4 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 2, .src_reg = 10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 2, .imm = -4 },
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 1,
+		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = map },
+		{ 0 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_map_lookup_elem },
+		/* if (!value) goto r0 = 0 */
+		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = 0, .off = 4 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 1, .imm = 1 },
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = 0, .src_reg = 1,
+		  .off = fexit ? offsetof(struct counts, fexit) : offsetof(struct counts, fentry),
+		  .imm = BPF_ADD },
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = 1, .src_reg = 6, .off = ret_off },
+		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = 0, .src_reg = 1,
+		  .off = offsetof(struct counts, retval) },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+	int n = sizeof(insns) / sizeof(insns[0]);
+
+	if (!fexit) {
+		/* No return value to keep: jump over its two instructions. */
+		insns[7].off = 2;
+		insns[10] = insns[12];
+		insns[11] = insns[13];
+		n -= 2;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_TRACING;
+	attr.expected_attach_type = fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY;
+	attr.attach_prog_fd = target;
+	attr.attach_btf_id = 4;
+	strcpy(attr.prog_name, fexit ? "tramp_fexit" : "tramp_fentry");
+	return prog_load(&attr, insns, n);
+}
+
+/*
+ * The fexit program: where its return value is depends on the model BPF
+ * made of the target. Without the kernel's BTF it cannot check that
+ * "void *ctx" is the socket filter's context, and then takes the target
+ * to have five u64 arguments (the value at 40); if it did check, the
+ * value is right after the one argument (at 8). Offsets past the model
+ * fail to load, so the first that loads is the right one.
+ */
+static int fexit_load(int target, int map)
+{
+	static const int offs[] = { 5 * 8, 1 * 8 };
+	unsigned int i;
+	int fd = -1;
+
+	for (i = 0; fd < 0 && i < sizeof(offs) / sizeof(offs[0]); i++)
+		fd = tracer_load(target, map, 1, offs[i]);
+	return fd;
+}
+
+/*
+ * A new pair of tracers on @target: 6.1 attaches a tracing program to a
+ * BPF program only once, to the target it was loaded for, so each round
+ * loads its own. 0, or -1 after saying why.
+ */
+static int tracers_load(int target, int map, int *fentry, int *fexit)
+{
+	*fentry = tracer_load(target, map, 0, 0);
+	if (*fentry < 0) {
+		ksft_print_msg("fentry: %s\n%s", strerror(errno), vlog);
+		return -1;
+	}
+	*fexit = fexit_load(target, map);
+	if (*fexit < 0) {
+		ksft_print_msg("fexit: %s\n%s", strerror(errno), vlog);
+		close(*fentry);
+		return -1;
+	}
+	return 0;
+}
+
+static int attach(int prog)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.prog_fd = prog;
+	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+}
+
+/* Run @target @runs times; 0 if it returned 42 each time. */
+static int run_target(int target, int runs)
+{
+	unsigned char pkt[64] = { 0 };
+	union bpf_attr attr;
+	int i;
+
+	for (i = 0; i < runs; i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.test.prog_fd = target;
+		attr.test.data_in = (uintptr_t)pkt;
+		attr.test.data_size_in = sizeof(pkt);
+		attr.test.repeat = 1;
+		if (sys_bpf(BPF_PROG_TEST_RUN, &attr))
+			return -errno;
+		if (attr.test.retval != TARGET_RET) {
+			ksft_print_msg("the target returned %u\n", attr.test.retval);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A trampoline's image: "bpf_trampoline_KEY [bpf]". The kernel's own
+ * functions of that prefix (bpf_trampoline_update() and the like) have
+ * no module.
+ */
+static int is_trampoline(const char *sym, const char *mod)
+{
+	return !strcmp(mod, "[bpf]") && !strncmp(sym, "bpf_trampoline_", 15);
+}
+
+static void tramp_misplaced(const char *sym, unsigned long long addr, const char *how)
+{
+	ksft_print_msg("%s at %#llx: %s\n", sym, addr, how);
+}
+
+/* The trampolines kallsyms lists, and where they are. */
+static void tramp_pages(int want_pmd, struct text_pages *tp)
+{
+	text_pages_scan(want_pmd, tp, is_trampoline, tramp_misplaced);
+	ksft_print_msg("%d trampolines in %d pages, %d 2M regions, %d pages on 4K mappings, %d misplaced\n",
+		       tp->symbols, tp->pages, tp->regions, tp->pte, tp->misplaced);
+}
+
+/* DirectMap4k must not have grown where trampolines are on execmem. */
+static void directmap_result(const long dm4k[2], int want_pmd)
+{
+	if (dm4k[0] < 0) {
+		skip_named("directmap", "no DirectMap counters in /proc/meminfo here");
+		return;
+	}
+	ksft_test_result(!want_pmd || dm4k[1] == dm4k[0], "directmap\n");
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * make bench: @n targets with an fentry program each, attached one at a
+ * time, run once each, and detached.
+ */
+static void bench(int btf, int map, int n, int want_pmd)
+{
+	int *target = calloc(n, sizeof(int)), *prog = calloc(n, sizeof(int));
+	int *link = calloc(n, sizeof(int)), i, ok_load = 1, ok_attach = 1, ok_detach = 1;
+	long long *ns = calloc(n, sizeof(long long)), t;
+	struct rlimit rl = { 3 * n + 64, 3 * n + 64 };
+	struct counts c = { 0 };
+	struct text_pages tp;
+	long dm4k[2];
+
+	if (!target || !prog || !link || !ns)
+		ksft_exit_fail_msg("out of memory\n");
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		ksft_print_msg("setrlimit: %s\n", strerror(errno));
+	for (i = 0; ok_load && i < n; i++) {
+		target[i] = target_load(btf);
+		prog[i] = target[i] < 0 ? -1 : tracer_load(target[i], map, 0, 0);
+		if (prog[i] < 0) {
+			ksft_print_msg("target %d: %s\n%s", i, strerror(errno), vlog);
+			ok_load = 0;
+		}
+	}
+	ksft_test_result(ok_load, "load\n");
+	if (!ok_load)
+		ksft_exit_fail();
+
+	dm4k[0] = meminfo("DirectMap4k");
+	map_rw(map, BPF_MAP_UPDATE_ELEM, &c);
+	for (i = 0; i < n; i++) {
+		t = now_ns();
+		link[i] = attach(prog[i]);
+		ns[i] = now_ns() - t;
+		if (link[i] < 0 && ok_attach) {
+			ksft_print_msg("attach %d: %s\n", i, strerror(errno));
+			ok_attach = 0;
+		}
+	}
+	ksft_test_result(ok_attach, "attach\n");
+	for (i = 0; i < n && !run_target(target[i], 1); i++)
+		;
+	map_rw(map, BPF_MAP_LOOKUP_ELEM, &c);
+	if (i < n || c.fentry != (uint64_t)n)
+		ksft_print_msg("%d targets run once each: fentry counted %llu\n", i,
+			       (unsigned long long)c.fentry);
+	ksft_test_result(i == n && c.fentry == (uint64_t)n, "run\n");
+	tramp_pages(want_pmd, &tp);
+	ksft_test_result(tp.symbols == n && !tp.misplaced, "placement\n");
+	t = now_ns();
+	for (i = 0; i < n; i++)
+		close(link[i]);
+	t = now_ns() - t;
+	memset(&c, 0, sizeof(c));
+	map_rw(map, BPF_MAP_UPDATE_ELEM, &c);
+	for (i = 0; i < n && !run_target(target[i], 1); i++)
+		;
+	map_rw(map, BPF_MAP_LOOKUP_ELEM, &c);
+	ok_detach = i == n && !c.fentry;
+	ksft_test_result(ok_detach, "detach\n");
+	dm4k[1] = meminfo("DirectMap4k");
+
+	qsort(ns, n, sizeof(*ns), cmp_ll);
+	ksft_print_msg("metric: tramp_pages %d\n", tp.pages);
+	ksft_print_msg("metric: tramp_regions_2m %d\n", tp.regions);
+	ksft_print_msg("metric: tramp_pages_pte %d\n", tp.pte);
+	ksft_print_msg("metric: tramp_directmap4k_growth_kb %ld\n", dm4k[1] - dm4k[0]);
+	ksft_print_msg("metric: tramp_attach_ns %lld\n", ns[n / 2]);
+	ksft_print_msg("metric: tramp_detach_ns %lld\n", t / n);
+	directmap_result(dm4k, want_pmd);
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = 3, targets = 0, want_pmd = -1, opt, r;
+	int btf, target, map, fentry, fexit;
+	int ok_attach = 1, ok_run = 1, ok_place = 1, ok_detach = 1;
+	struct counts c, zero = { 0 };
+	struct text_pages tp;
+	long dm4k[2];
+
+	while ((opt = getopt(argc, argv, "n:e:b:")) != -1) {
+		if (opt == 'n')
+			rounds = atoi(optarg);
+		else if (opt == 'b')
+			targets = atoi(optarg);
+		else if (opt == 'e')
+			want_pmd = !strcmp(optarg, "execmem") ? 1 :
+				   !strcmp(optarg, "plain") ? 0 : -1;
+	}
+	if (want_pmd < 0 || rounds < 1 || targets < 0) {
+		fprintf(stderr, "usage: bpf_tramp -e execmem|plain [-n ROUNDS] [-b TARGETS]\n");
+		return 2;
+	}
+	ksft_print_header();
+	ksft_set_plan(6);
+
+	btf = btf_load();
+	if (btf < 0)
+		ksft_print_msg("BTF_LOAD: %s\n%s", strerror(errno), vlog);
+	target = btf < 0 ? -1 : target_load(btf);
+	if (btf >= 0 && target < 0)
+		ksft_print_msg("the target: %s\n%s", strerror(errno), vlog);
+	map = map_create(sizeof(struct counts), 0);
+	if (targets && btf >= 0 && map >= 0) {
+		bench(btf, map, targets, want_pmd);
+		ksft_finished();
+	}
+	if (target < 0 || map < 0 || run_target(target, RUNS) ||
+	    tracers_load(target, map, &fentry, &fexit)) {
+		ksft_test_result_fail("load\n");
+		ksft_exit_fail();
+	}
+	ksft_test_result_pass("load\n");
+
+	dm4k[0] = meminfo("DirectMap4k");
+	for (r = 1; r <= rounds; r++) {
+		int links[2];
+
+		if (r > 1 && tracers_load(target, map, &fentry, &fexit)) {
+			ok_attach = 0;
+			break;
+		}
+		c = zero;
+		map_rw(map, BPF_MAP_UPDATE_ELEM, &zero);
+		links[0] = attach(fentry);
+		links[1] = attach(fexit);
+		if (links[0] < 0 || links[1] < 0) {
+			ksft_print_msg("round %d: attach: %s\n", r, strerror(errno));
+			ok_attach = 0;
+		}
+		if (run_target(target, RUNS) || map_rw(map, BPF_MAP_LOOKUP_ELEM, &c) ||
+		    c.fentry != RUNS || c.fexit != RUNS || c.retval != TARGET_RET) {
+			ksft_print_msg("round %d: %d runs: fentry %llu, fexit %llu, return value seen %llu\n",
+				       r, RUNS, (unsigned long long)c.fentry,
+				       (unsigned long long)c.fexit, (unsigned long long)c.retval);
+			ok_run = 0;
+		}
+		tramp_pages(want_pmd, &tp);
+		if (!tp.symbols || tp.misplaced)
+			ok_place = 0;
+		close(links[0]);
+		close(links[1]);
+		close(fentry);
+		close(fexit);
+		c = zero;
+		map_rw(map, BPF_MAP_UPDATE_ELEM, &zero);
+		if (run_target(target, RUNS) || map_rw(map, BPF_MAP_LOOKUP_ELEM, &c) ||
+		    c.fentry || c.fexit) {
+			ksft_print_msg("round %d: detached, yet fentry %llu, fexit %llu\n", r,
+				       (unsigned long long)c.fentry, (unsigned long long)c.fexit);
+			ok_detach = 0;
+		}
+	}
+	dm4k[1] = meminfo("DirectMap4k");
+	ksft_test_result(ok_attach, "attach\n");
+	ksft_test_result(ok_run, "run\n");
+	ksft_test_result(ok_place, "placement\n");
+	ksft_test_result(ok_detach, "detach\n");
+	ksft_print_msg("DirectMap4k: %ld kB before, %ld kB after %d rounds\n", dm4k[0], dm4k[1],
+		       rounds);
+	ksft_print_msg("metric: tramp_directmap4k_growth_kb %ld\n", dm4k[1] - dm4k[0]);
+	directmap_result(dm4k, want_pmd);
+	ksft_finished();
+}
