@@ -113,16 +113,17 @@ $(B)/gen_init_cpio: $(B)/tree.stamp
 GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -I$(TREE)/tools/testing/selftests
 
 $(B)/init-%: tests/guest/init.c tests/guest/bpfsum.c tests/guest/bpfsum.h \
-		tests/guest/vmsum.c tests/guest/vmsum.h tests/guest/ksym.h tests/guest/meminfo.h \
-		tests/guest/ptdump.h tests/guest/textpages.h | $(B)/deps.stamp
+		tests/guest/ftracelog.c tests/guest/ftracelog.h tests/guest/vmsum.c \
+		tests/guest/vmsum.h tests/guest/kmodload.h tests/guest/ksym.h \
+		tests/guest/meminfo.h tests/guest/ptdump.h tests/guest/textpages.h | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
 
 $(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/bpfsys.h tests/guest/ksym.h \
 		tests/guest/meminfo.h tests/guest/ptdump.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
-$(B)/bpf_tramp-%: tests/guest/bpf_tramp.c tests/guest/bpfsys.h tests/guest/meminfo.h \
-		tests/guest/ptdump.h tests/guest/textpages.h $(B)/tree.stamp | $(B)/deps.stamp
+$(B)/bpf_tramp-%: tests/guest/bpf_tramp.c tests/guest/bpfsys.h tests/guest/kmodload.h \
+		tests/guest/meminfo.h tests/guest/ptdump.h tests/guest/textpages.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 ## initramfs   pack the guest PID 1 and the test modules of ARCH's build

@@ -51,6 +51,15 @@ for log in "$g"/vmsum/*.log; do
 	say "vmsum/$name" $got "$want"
 done
 
+# ftrace's startup selftests in a boot log: NAME.{pass,fail}.log.
+gcc -O2 -Wall -o "$tmp/ftracelog-check" "$g/ftracelog-check.c" "$g/../guest/ftracelog.c"
+for log in "$g"/ftracelog/*.log; do
+	IFS=. read -r name want _ <<<"$(basename "$log")"
+	rc=0; "$tmp/ftracelog-check" "$log" >/dev/null || rc=$?
+	got=pass; [ $rc = 1 ] && got=fail; [ $rc -gt 1 ] && got=error$rc
+	say "ftracelog/$name" $got "$want"
+done
+
 # Hardened-run planning: NAME.log (a JIT run's log) -> NAME.expected.
 for log in "$g"/harden/*.log; do
 	name=$(basename "$log" .log)

@@ -26,13 +26,14 @@
 #include <unistd.h>
 
 #include "bpfsum.h"
+#include "ftracelog.h"
+#include "kmodload.h"
 #include "ksym.h"
 #include "meminfo.h"
 #include "ptdump.h"
 #include "textpages.h"
 #include "vmsum.h"
 
-#define MODDIR "/modules/"
 #define DONE_MARKER "# execmem-guest: done"
 
 static FILE *ktap;	/* the verdict channel */
@@ -138,34 +139,6 @@ static int read_int(const char *path)
 	n = read(fd, val, sizeof(val) - 1);
 	close(fd);
 	return n > 0 ? atoi(val) : -1;
-}
-
-static int load_module(const char *file, const char *params)
-{
-	char path[256];
-	int fd, ret;
-
-	snprintf(path, sizeof(path), MODDIR "%s", file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0);
-	ret = ret ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-static void unload_module(const char *name)
-{
-	syscall(SYS_delete_module, name, O_NONBLOCK);
-}
-
-static int have_module(const char *file)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), MODDIR "%s", file);
-	return access(path, R_OK) == 0;
 }
 
 /*
@@ -725,56 +698,6 @@ static void step_kprobe_slots(const struct step *s)
 	result(tp.pages && !tp.misplaced, s->name, NULL);
 }
 
-/* Areas of loaded modules: /proc/vmallocinfo names move_module() as their caller. */
-static int module_areas(void)
-{
-	char line[512];
-	FILE *f = fopen("/proc/vmallocinfo", "r");
-	int n = 0;
-
-	while (f && fgets(line, sizeof(line), f))
-		n += strstr(line, " move_module+") != NULL;
-	if (f)
-		fclose(f);
-	return n;
-}
-
-/*
- * A module's init sections (and the full symbol table, which kallsyms
- * copies from) are freed by a work item after its init returned, and
- * that free resets the direct map under them, which can split it. Wait
- * until only the new module's core is left of what loading it mapped
- * (@before: module_areas() before the load), and then until DirectMap4k
- * reads the same twice: it is changed just after the area goes.
- * Returns 0, or -1 after 10 s.
- */
-static int module_init_freed(int before)
-{
-	long dm = -2;
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		if (module_areas() <= before + 1) {
-			if (meminfo("DirectMap4k") == dm)
-				return 0;
-			dm = meminfo("DirectMap4k");
-		}
-		usleep(100 * 1000);
-	}
-	return -1;
-}
-
-static int count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	while ((hay = strstr(hay, needle))) {
-		n++;
-		hay += strlen(needle);
-	}
-	return n;
-}
-
 /*
  * ftrace's startup selftests (CONFIG_FTRACE_STARTUP_TEST), which ran
  * before PID 1 did, on a boot that did not turn them off (ci/boot.sh
@@ -782,34 +705,14 @@ static int count(const char *hay, const char *needle)
  * dynamic ftrace_ops, each alone on its call sites and so with a
  * trampoline of its own, and trace every function of the kernel. A test
  * that fails says FAILED and warns: the splat scan catches the warning,
- * this step the word. It also makes sure that they ran at all: dynamic
- * ops tests #1 and #2, and a PASSED for each tracer tested.
+ * ftracelog_judge() the word, and makes sure that the tests ran at all.
  */
 static void step_ftrace_selftest(const struct step *s)
 {
-	const char *log = boot_log.p ? boot_log.p : "";
-	int tracers = count(log, "Testing tracer "), passed = count(log, "PASSED");
-	int ok = 1;
+	char why[256];
+	int ok = !ftracelog_judge(boot_log.p ? boot_log.p : "", why, sizeof(why));
 
-	if (!tracers) {
-		diag("no \"Testing tracer\" in the boot log");
-		result(0, s->name, NULL);
-		return;
-	}
-	if (!strstr(log, "Testing dynamic ftrace ops #1: ") ||
-	    !strstr(log, "Testing dynamic ftrace ops #2: ")) {
-		diag("the dynamic ftrace_ops tests did not run");
-		ok = 0;
-	}
-	if (strstr(log, "FAILED")) {
-		diag("a selftest FAILED");
-		ok = 0;
-	}
-	if (passed < tracers) {
-		diag("%d tracers tested, %d PASSED", tracers, passed);
-		ok = 0;
-	}
-	diag("%d tracers tested, %d PASSED in all", tracers, passed);
+	diag("%s", why);
 	result(ok, s->name, NULL);
 }
 
