@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(linux-source-6.1 gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       qemu-system-x86 qemu-system-arm make flex bison bc libelf-dev libssl-dev
-      cpio ccache busybox-static linux-config-6.1 xz-utils lz4 openssl python3 python3-docutils python3-ply python3-git gnuplot-nox git perl)
+      cpio ccache busybox-static dwarves linux-config-6.1 xz-utils lz4 openssl python3 python3-docutils python3-ply python3-git gnuplot-nox git perl)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \

@@ -19,9 +19,12 @@
  *   - once both are detached, runs must bump neither counter.
  * With execmem, DirectMap4k must not grow over the rounds.
  *
- * Usage: bpf_tramp -e execmem|plain [-n ROUNDS] [-b TARGETS]
+ * Usage: bpf_tramp -e execmem|plain [-n ROUNDS] [-b TARGETS | -k [-m MODULE]]
  *   -e: what the host expects (see bpf_fleet): "execmem" for trampolines
  *       on execmem (PMD mappings, the direct map left alone)
+ *   -k: on a kernel function instead, with fmod_ret too (kernel_funcs()),
+ *       which needs the kernel's BTF; -m: with the IPMODIFY kprobe of
+ *       that module (in /modules) beside the programs
  *   -b: benchmark, for make bench: TARGETS targets with one fentry
  *       program each, so as many trampolines, attached one by one (each
  *       attach timed), run, and detached all at once (timed), in one
@@ -44,6 +47,7 @@
 
 #include "kselftest.h"
 #include "bpfsys.h"
+#include "kmodload.h"
 #include "meminfo.h"
 #include "ptdump.h"
 #include "textpages.h"
@@ -132,6 +136,63 @@ static int target_load(int btf_fd)
 	return prog_load(&attr, insns, 2);
 }
 
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+
+/*
+ * The body of every tracing program here, into @insns (room for 16):
+ * add one to the u64 at @count in the entry of @map; if @ctx_off is not
+ * negative, copy the u64 of the context at @ctx_off to @keep in the
+ * entry; return the entry's u64 at @ret, or 0 if @ret is negative.
+ * Returns the number of instructions.
+ */
+static int counter_emit(struct bpf_insn *insns, int map, int count, int ctx_off, int keep,
+			int ret)
+{
+	struct bpf_insn *p = insns, *jeq;
+
+	*p++ = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);		/* r6 = ctx */
+	*p++ = INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0);		/* key = 0 */
+	*p++ = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
+	*p++ = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4);
+	*p++ = INSN(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, map);
+	*p++ = INSN(0, 0, 0, 0, 0);
+	*p++ = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	jeq = p++;							/* if (!r0) */
+	*p++ = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1);
+	*p++ = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, count, BPF_ADD);
+	if (ctx_off >= 0) {
+		*p++ = INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, ctx_off, 0);
+		*p++ = INSN(BPF_STX | BPF_MEM | BPF_DW, 0, 1, keep, 0);
+	}
+	if (ret >= 0) {
+		*p++ = INSN(BPF_LDX | BPF_MEM | BPF_DW, 0, 0, ret, 0);
+		*p++ = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	}
+	*jeq = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, p - jeq - 1, 0);	/*   goto here */
+	*p++ = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	*p++ = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	return p - insns;
+}
+
+/*
+ * A tracing program of @type, named @name, on function @btf_id: of the
+ * BPF program @target's BTF, or of the kernel's if @target is 0.
+ */
+static int tracing_load(int type, const char *name, int target, int btf_id,
+			const struct bpf_insn *insns, int n)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_TRACING;
+	attr.expected_attach_type = type;
+	attr.attach_prog_fd = target;
+	attr.attach_btf_id = btf_id;
+	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
+	return prog_load(&attr, insns, n);
+}
+
 /*
  * An fentry or fexit program on @target that adds one to its counter; the
  * fexit one also keeps the return value, which its context holds after the
@@ -139,44 +200,16 @@ static int target_load(int btf_fd)
  */
 static int tracer_load(int target, int map, int fexit, int ret_off)
 {
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 6, .src_reg = 1 },
-		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = 10, .off = -4 },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 2, .src_reg = 10 },
-		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 2, .imm = -4 },
-		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 1,
-		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = map },
-		{ 0 },
-		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_map_lookup_elem },
-		/* if (!value) goto r0 = 0 */
-		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = 0, .off = 4 },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 1, .imm = 1 },
-		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = 0, .src_reg = 1,
-		  .off = fexit ? offsetof(struct counts, fexit) : offsetof(struct counts, fentry),
-		  .imm = BPF_ADD },
-		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = 1, .src_reg = 6, .off = ret_off },
-		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = 0, .src_reg = 1,
-		  .off = offsetof(struct counts, retval) },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	union bpf_attr attr;
-	int n = sizeof(insns) / sizeof(insns[0]);
+	struct bpf_insn insns[16];
+	int n;
 
-	if (!fexit) {
-		/* No return value to keep: jump over its two instructions. */
-		insns[7].off = 2;
-		insns[10] = insns[12];
-		insns[11] = insns[13];
-		n -= 2;
-	}
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_TRACING;
-	attr.expected_attach_type = fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY;
-	attr.attach_prog_fd = target;
-	attr.attach_btf_id = 4;
-	strcpy(attr.prog_name, fexit ? "tramp_fexit" : "tramp_fentry");
-	return prog_load(&attr, insns, n);
+	if (fexit)
+		n = counter_emit(insns, map, offsetof(struct counts, fexit), ret_off,
+				 offsetof(struct counts, retval), -1);
+	else
+		n = counter_emit(insns, map, offsetof(struct counts, fentry), -1, 0, -1);
+	return tracing_load(fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY,
+			    fexit ? "tramp_fexit" : "tramp_fentry", target, 4, insns, n);
 }
 
 /*
@@ -373,17 +406,347 @@ static void bench(int btf, int map, int n, int want_pmd)
 	directmap_result(dm4k, want_pmd);
 }
 
+/*
+ * The id of the kernel's function @name in its BTF (/sys/kernel/btf/vmlinux):
+ * 0 if the kernel has none or no such function, -1 if it cannot be read.
+ */
+static int kernel_func_id(const char *name)
+{
+	FILE *f = fopen("/sys/kernel/btf/vmlinux", "r");
+	const struct btf_header *h;
+	const char *strs;
+	unsigned char *buf = NULL, *p, *end;
+	size_t len = 0, got;
+	int id = 0, n;
+
+	if (!f)
+		return 0;
+	do {
+		buf = realloc(buf, len + (1 << 20));
+		if (!buf)
+			ksft_exit_fail_msg("out of memory\n");
+		got = fread(buf + len, 1, 1 << 20, f);
+		len += got;
+	} while (got);
+	fclose(f);
+	h = (const void *)buf;
+	if (len < sizeof(*h) || h->magic != BTF_MAGIC ||
+	    (size_t)h->hdr_len + h->str_off + h->str_len > len ||
+	    (size_t)h->hdr_len + h->type_off + h->type_len > len) {
+		free(buf);
+		return -1;
+	}
+	strs = (const char *)buf + h->hdr_len + h->str_off;
+	p = buf + h->hdr_len + h->type_off;
+	end = p + h->type_len;
+	for (n = 1; p + sizeof(struct btf_type) <= end; n++) {
+		const struct btf_type *t = (const void *)p;
+		int vlen = BTF_INFO_VLEN(t->info);
+
+		p += sizeof(*t);
+		switch (BTF_INFO_KIND(t->info)) {
+		case BTF_KIND_INT: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+			p += 4;
+			break;
+		case BTF_KIND_ARRAY:
+			p += sizeof(struct btf_array);
+			break;
+		case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+			p += vlen * sizeof(struct btf_member);
+			break;
+		case BTF_KIND_ENUM:
+			p += vlen * sizeof(struct btf_enum);
+			break;
+		case BTF_KIND_ENUM64:
+			p += vlen * sizeof(struct btf_enum64);
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			p += vlen * sizeof(struct btf_param);
+			break;
+		case BTF_KIND_DATASEC:
+			p += vlen * sizeof(struct btf_var_secinfo);
+			break;
+		case BTF_KIND_PTR: case BTF_KIND_FWD: case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE: case BTF_KIND_CONST: case BTF_KIND_RESTRICT:
+		case BTF_KIND_FLOAT: case BTF_KIND_TYPE_TAG:
+			break;
+		case BTF_KIND_FUNC:
+			if (t->name_off < h->str_len && !strcmp(strs + t->name_off, name))
+				id = n;
+			break;
+		default:
+			ksft_print_msg("BTF: type %d has kind %d, unknown here\n", n,
+				       BTF_INFO_KIND(t->info));
+			id = -1;
+		}
+		if (id)
+			break;
+	}
+	free(buf);
+	return id;
+}
+
+/*
+ * Kernel functions (-k), with the kernel's BTF: an fentry, an fmod_ret
+ * and an fexit program on bpf_modify_return_test(a, b), which adds one
+ * to *b and returns a + *b. BPF_PROG_TEST_RUN of the fmod_ret program
+ * calls it with (1, &2) and reports ((*b changed) << 16 | return value):
+ * 0x10004 as it is. The fmod_ret program returns the map's verdict: 0
+ * lets the function run, 42 replaces it (0x0002a, *b untouched). The
+ * fexit program sees what the caller gets.
+ *
+ * With -m MODULE (ipmodify_kprobe.ko, tests/kmod), a kprobe that may
+ * modify the IP shares the function in rounds two and three, which
+ * sends BPF down its other paths through ftrace: armed before the
+ * programs attach in round two (ftrace refuses BPF's first direct call,
+ * and BPF builds the trampoline again with other flags), and armed
+ * while they are attached in round three (ftrace has BPF rebuild the
+ * live trampoline, and again when the probe goes, before they detach).
+ * The probe must see every call while it is armed.
+ */
+#define KFUNC		"bpf_modify_return_test"
+#define KFUNC_PLAIN	(1 << 16 | 4)
+#define KFUNC_VERDICT	42
+
+struct kcounts {
+	uint64_t fentry, fmod_ret, fexit;
+	uint64_t arg;		/* fentry: the first argument */
+	uint64_t retval;	/* fexit: the return value */
+	uint64_t verdict;	/* what fmod_ret returns */
+};
+
+/* Run the function @RUNS times through @prog; 0 if each reported @want. */
+static int run_kfunc(int prog, uint32_t want)
+{
+	union bpf_attr attr;
+	int i;
+
+	for (i = 0; i < RUNS; i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.test.prog_fd = prog;
+		if (sys_bpf(BPF_PROG_TEST_RUN, &attr))
+			return -errno;
+		if (attr.test.retval != want) {
+			ksft_print_msg("%s reported %#x, not %#x\n", KFUNC, attr.test.retval, want);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One pass of RUNS calls with @verdict in the map: 0 if the function
+ * reported what it should, and the programs ran RUNS times each and saw
+ * the argument (1) and the return value they should. @attached: whether
+ * the programs are; if not, nothing may count.
+ */
+static int kfunc_pass(int map, int modret, uint64_t verdict, int attached, const char *when)
+{
+	uint64_t want_ret = verdict ? verdict : (KFUNC_PLAIN & 0xffff);
+	struct kcounts c = { .verdict = verdict };
+	uint64_t runs = attached ? RUNS : 0;
+
+	if (map_rw(map, BPF_MAP_UPDATE_ELEM, &c) ||
+	    run_kfunc(modret, attached && verdict ? verdict : KFUNC_PLAIN) ||
+	    map_rw(map, BPF_MAP_LOOKUP_ELEM, &c))
+		return -1;
+	if (c.fentry != runs || c.fmod_ret != runs || c.fexit != runs ||
+	    (attached && (c.arg != 1 || (uint32_t)c.retval != want_ret))) {
+		ksft_print_msg("%s, verdict %llu, %d runs: fentry %llu (argument %llu), fmod_ret %llu, fexit %llu (return value %llu)\n",
+			       when, (unsigned long long)verdict, RUNS,
+			       (unsigned long long)c.fentry, (unsigned long long)c.arg,
+			       (unsigned long long)c.fmod_ret, (unsigned long long)c.fexit,
+			       (unsigned long long)c.retval);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const kfunc_results[] = {
+	"load", "attach", "run", "placement", "detach", "reattach", "ipmodify", "directmap",
+};
+
+/* Write @val to parameter @param of module @mod; 0 or -errno. */
+static int param_write(const char *mod, const char *param, const char *val)
+{
+	char path[128];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod, param);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static long param_read(const char *mod, const char *param)
+{
+	char path[128];
+	long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod, param);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%ld", &val) != 1)
+		val = -1;
+	if (f)
+		fclose(f);
+	return val;
+}
+
+/* The IPMODIFY kprobe of -m: its module's name, and what went wrong with it. */
+struct ipmodify {
+	char name[64];
+	int ok;
+};
+
+/* Arm (1) or disarm (0) the probe; on disarming, it must have seen @calls. */
+static void ipmodify_set(struct ipmodify *im, int arm, long calls, int round)
+{
+	long hits = arm ? 0 : param_read(im->name, "hits");
+	int ret;
+
+	if (!arm && hits != calls) {
+		ksft_print_msg("round %d: the IPMODIFY kprobe saw %ld calls, not %ld\n", round, hits,
+			       calls);
+		im->ok = 0;
+	}
+	ret = param_write(im->name, "armed", arm ? "1" : "0");
+	if (ret) {
+		ksft_print_msg("round %d: %s the IPMODIFY kprobe: %s\n", round,
+			       arm ? "arming" : "disarming", strerror(-ret));
+		im->ok = 0;
+	}
+}
+
+static void kernel_funcs(int rounds, int want_pmd, const char *module)
+{
+	static const struct {
+		int type, count, ctx_off, keep, ret;
+		const char *name;
+	} kinds[] = {
+		{ BPF_TRACE_FENTRY, offsetof(struct kcounts, fentry), 0,
+		  offsetof(struct kcounts, arg), -1, "kfunc_fentry" },
+		{ BPF_MODIFY_RETURN, offsetof(struct kcounts, fmod_ret), -1, 0,
+		  offsetof(struct kcounts, verdict), "kfunc_fmod_ret" },
+		/* after the two arguments, the return value */
+		{ BPF_TRACE_FEXIT, offsetof(struct kcounts, fexit), 16,
+		  offsetof(struct kcounts, retval), -1, "kfunc_fexit" },
+	};
+	int id = kernel_func_id(KFUNC), map, prog[3], link[3], i, r;
+	int ok_attach = 1, ok_run = 1, ok_place = 1, ok_detach = 1, ok_reattach = 1;
+	/* fmod_ret first: ftrace checks a trampoline that calls the function. */
+	static const int order[3] = { 1, 2, 0 };
+	struct ipmodify ipm = { .ok = 1 };
+	struct bpf_insn insns[16];
+	struct text_pages tp;
+	long dm4k[2];
+
+	if (id <= 0) {
+		for (i = 0; i < (int)(sizeof(kfunc_results) / sizeof(kfunc_results[0])); i++)
+			skip_named(kfunc_results[i], id ? "the kernel's BTF cannot be read" :
+				   "no vmlinux BTF (CONFIG_DEBUG_INFO_BTF)");
+		return;
+	}
+	map = map_create(sizeof(struct kcounts), 0);
+	for (i = 0; i < 3; i++) {
+		int n = counter_emit(insns, map, kinds[i].count, kinds[i].ctx_off,
+				     kinds[i].keep, kinds[i].ret);
+
+		prog[i] = map < 0 ? -1 : tracing_load(kinds[i].type, kinds[i].name, 0, id, insns, n);
+		if (prog[i] < 0) {
+			ksft_test_result_fail("load\n");
+			ksft_exit_fail_msg("%s on %s (BTF id %d): %s\n%s", kinds[i].name, KFUNC, id,
+					   strerror(errno), vlog);
+		}
+	}
+	ksft_test_result_pass("load\n");
+
+	if (module) {
+		int areas = module_areas(), ret = load_module(module, "");
+
+		snprintf(ipm.name, sizeof(ipm.name), "%.*s", (int)strcspn(module, "."), module);
+		if (ret || module_init_freed(areas)) {
+			ksft_print_msg("insmod %s: %s\n", module, ret ? strerror(-ret) :
+				       "its init sections were not freed in time");
+			module = NULL;
+			ipm.ok = 0;
+		}
+	}
+	dm4k[0] = meminfo("DirectMap4k");
+	for (r = 1; r <= rounds; r++) {
+		int *ok = r == 1 ? &ok_attach : &ok_reattach;
+		char when[32];
+
+		if (module && r == 2)
+			ipmodify_set(&ipm, 1, 0, r);
+		for (i = 0; i < 3; i++) {
+			link[order[i]] = attach(prog[order[i]]);
+			if (link[order[i]] < 0) {
+				ksft_print_msg("round %d: attaching %s: %s\n", r,
+					       kinds[order[i]].name, strerror(errno));
+				*ok = 0;
+			}
+		}
+		if (module && r == 3)
+			ipmodify_set(&ipm, 1, 0, r);
+		snprintf(when, sizeof(when), "round %d, attached", r);
+		if (kfunc_pass(map, prog[1], 0, 1, when) ||
+		    kfunc_pass(map, prog[1], KFUNC_VERDICT, 1, when))
+			*ok = ok_run = 0;
+		tramp_pages(want_pmd, &tp);
+		if (!tp.symbols || tp.misplaced)
+			ok_place = 0;
+		if (module && r == 3) {
+			/* The trampoline is rebuilt once more: it must still work. */
+			ipmodify_set(&ipm, 0, 2 * RUNS, r);
+			if (kfunc_pass(map, prog[1], KFUNC_VERDICT, 1, "round 3, probe gone"))
+				*ok = ok_run = 0;
+		}
+		for (i = 0; i < 3; i++)
+			if (link[i] >= 0)
+				close(link[i]);
+		snprintf(when, sizeof(when), "round %d, detached", r);
+		if (kfunc_pass(map, prog[1], KFUNC_VERDICT, 0, when))
+			ok_detach = 0;
+		if (module && r == 2)
+			ipmodify_set(&ipm, 0, 3 * RUNS, r);
+	}
+	dm4k[1] = meminfo("DirectMap4k");
+	if (module)
+		unload_module(ipm.name);
+	ksft_test_result(ok_attach, "attach\n");
+	ksft_test_result(ok_run, "run\n");
+	ksft_test_result(ok_place, "placement\n");
+	ksft_test_result(ok_detach, "detach\n");
+	ksft_test_result(rounds > 1 && ok_reattach, "reattach\n");
+	if (!module && ipm.ok)
+		skip_named("ipmodify", "no IPMODIFY kprobe module (-m)");
+	else
+		ksft_test_result(rounds > 2 && ipm.ok, "ipmodify\n");
+	ksft_print_msg("DirectMap4k: %ld kB before, %ld kB after %d rounds\n", dm4k[0], dm4k[1],
+		       rounds);
+	directmap_result(dm4k, want_pmd);
+}
+
 int main(int argc, char **argv)
 {
-	int rounds = 3, targets = 0, want_pmd = -1, opt, r;
+	int rounds = 3, targets = 0, want_pmd = -1, kernel = 0, opt, r;
+	const char *module = NULL;
 	int btf, target, map, fentry, fexit;
 	int ok_attach = 1, ok_run = 1, ok_place = 1, ok_detach = 1;
 	struct counts c, zero = { 0 };
 	struct text_pages tp;
 	long dm4k[2];
 
-	while ((opt = getopt(argc, argv, "n:e:b:")) != -1) {
-		if (opt == 'n')
+	while ((opt = getopt(argc, argv, "n:e:b:km:")) != -1) {
+		if (opt == 'k')
+			kernel = 1;
+		else if (opt == 'm')
+			module = optarg;
+		else if (opt == 'n')
 			rounds = atoi(optarg);
 		else if (opt == 'b')
 			targets = atoi(optarg);
@@ -392,10 +755,15 @@ int main(int argc, char **argv)
 				   !strcmp(optarg, "plain") ? 0 : -1;
 	}
 	if (want_pmd < 0 || rounds < 1 || targets < 0) {
-		fprintf(stderr, "usage: bpf_tramp -e execmem|plain [-n ROUNDS] [-b TARGETS]\n");
+		fprintf(stderr, "usage: bpf_tramp -e execmem|plain [-n ROUNDS] [-b TARGETS | -k [-m MODULE]]\n");
 		return 2;
 	}
 	ksft_print_header();
+	if (kernel) {
+		ksft_set_plan(sizeof(kfunc_results) / sizeof(kfunc_results[0]));
+		kernel_funcs(rounds, want_pmd, module);
+		ksft_finished();
+	}
 	ksft_set_plan(6);
 
 	btf = btf_load();

@@ -829,6 +829,8 @@ static const struct step steps[] = {
 	{ "ftrace_tramp", step_text_fleet, "ftrace", FULL | DEBUG | DISTRO },
 	{ "bpf_tramp", step_tap_child, "/bin/bpf_tramp -e @fleet", FULL | DEBUG | DISTRO },
 	{ "bpf_tramp", step_tap_child, "/bin/bpf_tramp -e @fleet -b 1000", ALLOC },
+	{ "bpf_tramp_kernel", step_tap_child, "/bin/bpf_tramp -k -e @fleet -m ipmodify_kprobe.ko",
+	  FULL | DEBUG | DISTRO },
 	{ "kmemleak", step_kmemleak, NULL, DEBUG },
 	{ "lockdep", step_lockdep, NULL, DEBUG },
 };
