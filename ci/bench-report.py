@@ -464,11 +464,17 @@ def main():
     with open(os.path.join(outdir, 'bench.gp'), 'w') as f:
         f.write(GNUPLOT.format(png=os.path.join(outdir, 'bench.png'), dat=dat))
     if len(sys.argv) > 4:
-        missed, undecided, parent = [], [], ''
-        for name, _, _, _, met in rows(base, new):
+        # A goal is named by its row under the top-level row above it; a
+        # ratio ("patched / baseline") by the figure it compares, the last
+        # row above it without a goal.
+        missed, undecided, parent, figure = [], [], '', ''
+        for name, _, _, goal, met in rows(base, new):
             if not name.startswith(' '):
                 parent = name
-            full = name.strip() if name is parent else f'{parent}: {name.strip()}'
+            context = figure if name.strip().startswith('patched / baseline') else parent
+            full = name.strip() if name is parent else f'{context}: {name.strip()}'
+            if not goal:
+                figure = name.strip()
             if met is False:
                 missed.append(full)
             elif isinstance(met, str):

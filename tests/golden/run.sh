@@ -148,9 +148,15 @@ for k in "$g"/bench/*.ktap; do
 	fi
 done
 python3 "$ci/bench-report.py" "$g/bench/baseline.expected.json" "$g/bench/patched.expected.json" \
-	"$tmp/bench" >"$tmp/table" 2>&1 || true
+	"$tmp/bench" "$tmp/bench.md" >"$tmp/table" 2>&1 || true
 got=same; diff -u "$g/bench/table.expected" "$tmp/table" >&2 || got=different
 say bench/report-table $got same
+# ...and the page's closing lines: the goals missed, each named by the
+# figure it judges, and the undecided ones.
+got=same
+grep -E '^(Goals missed|Undecided)' "$tmp/bench.md" | diff -u "$g/bench/summary.expected" - >&2 ||
+	got=different
+say bench/report-summary $got same
 
 # KASLR for chunks: first_chunk metrics of two boots. Different bases
 # pass; the same base twice, a boot with no chunk (0) or none reported,
