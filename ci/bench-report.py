@@ -411,9 +411,10 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   depends on where the page allocator finds them, often in 2 MiB
   regions that earlier module loads split already. The fleet is armed
   three times; the first round's registrations cost tens of times the
-  third's on both kernels, and the ratio of the two kernels' first
-  rounds varies from run to run (1.18 in one run, 2.12 in the next,
-  which had ftrace on both kernels). Slot pages are allocated for only
+  third's on both kernels. The ratio of the two kernels' first rounds
+  was 1.18 before ftrace was on in both; since, two runs gave the same
+  figures to within 0.01% (35.9 M and 76.0 M cycles), so the
+  difference is real, not noise. Slot pages are allocated for only
   a few dozen of the 1,000 registrations, so that is not the
   allocator; the likeliest cause, not confirmed, is the optimizer,
   which every registration kicks and which holds kprobe_mutex across
@@ -434,7 +435,8 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   That also means that the baseline's permission changes cost only
   their instructions here, not the TLB flushes that follow, while the
   patched kernel's copy through a temporary mapping (execmem_fill())
-  is all instructions. DirectMap4k is read right after the detach; the
+  and its second generation pass (the first one sizes the trampoline)
+  are all instructions. DirectMap4k is read right after the detach; the
   baseline frees its pages, and resets the direct map under them, from
   a work item after an RCU-tasks grace period, which may come later.
 
