@@ -416,11 +416,18 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   figures to within 0.01% (35.9 M and 76.0 M cycles), so the
   difference is real, not noise. Slot pages are allocated for only
   a few dozen of the 1,000 registrations, so that is not the
-  allocator; the likeliest cause, not confirmed, is the optimizer,
-  which every registration kicks and which holds kprobe_mutex across
-  synchronize_rcu_tasks(): under icount, while a vCPU waits, the clock
-  jumps to its next timer, so such waits count as time. The third
-  round's median is given beside the first's.
+  allocator. Both kernels booted once more by hand the same way with
+  the optimizer off (`sysctl.debug.kprobes-optimization=0` on the
+  command line) gave medians and means of 75.8 to 76.1 M cycles per
+  registration, in the first round and in the third, on both kernels
+  alike, and the patched kernel's unregister_kprobes() took 0.52 of
+  the baseline's: registrations wait, as long on both kernels, and
+  the optimizer's work item, which every registration kicks and which
+  holds kprobe_mutex across synchronize_rcu_tasks(), changes how
+  long. Under icount, while a
+  vCPU waits, the clock jumps to its next timer, so such waits count
+  as time. The gap is in how the two interleave, not yet explained.
+  The third round's median is given beside the first's.
 - BPF trampolines: the guest's `bpf_tramp -b 1000`, in the same boot
   under icount, loads 1,000 socket filters, each with BTF of its own,
   and an fentry program for each, then attaches them one at a time
