@@ -566,36 +566,6 @@ static const char *const kfunc_results[] = {
 	"load", "attach", "run", "placement", "detach", "reattach", "ipmodify", "directmap",
 };
 
-/* Write @val to parameter @param of module @mod; 0 or -errno. */
-static int param_write(const char *mod, const char *param, const char *val)
-{
-	char path[128];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod, param);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	if (fd >= 0)
-		close(fd);
-	return ret;
-}
-
-static long param_read(const char *mod, const char *param)
-{
-	char path[128];
-	long val = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod, param);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%ld", &val) != 1)
-		val = -1;
-	if (f)
-		fclose(f);
-	return val;
-}
-
 /* The IPMODIFY kprobe of -m: its module's name, and what went wrong with it. */
 struct ipmodify {
 	char name[64];
@@ -605,7 +575,7 @@ struct ipmodify {
 /* Arm (1) or disarm (0) the probe; on disarming, it must have seen @calls. */
 static void ipmodify_set(struct ipmodify *im, int arm, long calls, int round)
 {
-	long hits = arm ? 0 : param_read(im->name, "hits");
+	long hits = arm ? 0 : module_param_read(im->name, "hits");
 	int ret;
 
 	if (!arm && hits != calls) {
@@ -613,7 +583,7 @@ static void ipmodify_set(struct ipmodify *im, int arm, long calls, int round)
 			       calls);
 		im->ok = 0;
 	}
-	ret = param_write(im->name, "armed", arm ? "1" : "0");
+	ret = module_param_write(im->name, "armed", arm ? "1" : "0");
 	if (ret) {
 		ksft_print_msg("round %d: %s the IPMODIFY kprobe: %s\n", round,
 			       arm ? "arming" : "disarming", strerror(-ret));

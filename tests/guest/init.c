@@ -117,30 +117,6 @@ static void result(int ok, const char *name, const char *skip)
 
 /* ---- helpers --------------------------------------------------------- */
 
-static int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n < 0 ? -errno : 0;
-}
-
-static int read_int(const char *path)
-{
-	char val[32] = "";
-	int fd = open(path, O_RDONLY), n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, val, sizeof(val) - 1);
-	close(fd);
-	return n > 0 ? atoi(val) : -1;
-}
-
 /*
  * Forward the lines @log holds from a module whose messages start with
  * @prefix. Its "metric: NAME VALUE" lines are forwarded as metrics, with
@@ -401,7 +377,7 @@ static void step_kunit(const struct step *s)
 	const char *p, *top = NULL;
 	char suite[64] = "";
 	int ret, ok = 0, warns, warned, skipped = 0;
-	int pow = read_int("/sys/module/kernel/parameters/panic_on_warn") > 0;
+	int pow = module_param_read("kernel", "panic_on_warn") > 0;
 
 	if (strstr(s->arg, "_warn_kunit.ko") && pow) {
 		result(1, s->name, "warns on purpose, and panic_on_warn is set");
@@ -739,11 +715,10 @@ static void step_text_fleet(const struct step *s)
 	const char *params = strchr(s->arg, ' ');
 	int kind = params ? (int)(params - s->arg) : (int)strlen(s->arg);
 	int want_pmd = fleet_on_execmem(), r, ret, ok, areas;
-	char file[64], armed[128], owner[64], prefix[64];
+	char file[64], dir[128], owner[64], prefix[64];
 	long dm4k[2];
 
 	snprintf(file, sizeof(file), "%s.ko", s->name);
-	snprintf(armed, sizeof(armed), "/sys/module/%s/parameters/armed", s->name);
 	snprintf(owner, sizeof(owner), "[__builtin__%.*s]", kind, s->arg);
 	snprintf(prefix, sizeof(prefix), "%s: ", s->name);
 	if (!have_module(file)) {
@@ -766,10 +741,10 @@ static void step_text_fleet(const struct step *s)
 		struct buf log = { 0 };
 
 		kmsg_drain(&boot_log);
-		ret = write_file(armed, "1");
+		ret = module_param_write(s->name, "armed", "1");
 		if (!ret) {
 			text_pages(owner, want_pmd, &tp);
-			ret = write_file(armed, "0");
+			ret = module_param_write(s->name, "armed", "0");
 		}
 		kmsg_drain(&log);
 		forward(&log, prefix, r == 1 ? "" : r == FLEET_ROUNDS ? "_last" : NULL);
@@ -786,8 +761,8 @@ static void step_text_fleet(const struct step *s)
 	}
 	dm4k[1] = meminfo("DirectMap4k");
 	unload_module(s->name);
-	snprintf(armed, sizeof(armed), "/sys/module/%s", s->name);
-	if (!access(armed, F_OK)) {
+	snprintf(dir, sizeof(dir), "/sys/module/%s", s->name);
+	if (!access(dir, F_OK)) {
 		diag("%s is still loaded after rmmod", s->name);
 		ok = 0;
 	}

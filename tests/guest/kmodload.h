@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The test modules of the initramfs (/modules), for guest programs:
- * load, unload, and wait out what loading one does to the direct map.
+ * load, unload, drive through their parameters, and wait out what
+ * loading one does to the direct map.
  */
 #ifndef KMODLOAD_H
 #define KMODLOAD_H
@@ -9,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -16,6 +18,50 @@
 #include "meminfo.h"
 
 #define MODDIR "/modules/"
+
+/* Write @val to the file @path (sysfs, procfs); 0 or -errno. */
+static inline int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+/* The number the file @path holds, or -1. */
+static inline int read_int(const char *path)
+{
+	char val[32] = "";
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, val, sizeof(val) - 1);
+	close(fd);
+	return n > 0 ? atoi(val) : -1;
+}
+
+/* Write @val to parameter @param of the loaded module @mod; 0 or -errno. */
+static inline int module_param_write(const char *mod, const char *param, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod, param);
+	return write_file(path, val);
+}
+
+/* The number parameter @param of the loaded module @mod holds, or -1. */
+static inline int module_param_read(const char *mod, const char *param)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod, param);
+	return read_int(path);
+}
 
 static inline int load_module(const char *file, const char *params)
 {
