@@ -39,6 +39,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/bpf.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -186,29 +187,97 @@ static int chunks_read(int node, int print)
 	return n;
 }
 
+#define MAX_NODES	8
+
+/* What one pass over /proc/vmallocinfo counts. */
+struct vm_count {
+	int chunks;		/* execmem chunks, on any node */
+	int on[MAX_NODES];	/* of them, those with pages on node k */
+	int progs;		/* live struct bpf_prog: each is vmalloc'ed */
+};
+
+static void vm_read(struct vm_count *c)
+{
+	char line[512], tag[16];
+	long size;
+	int k;
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+
+	memset(c, 0, sizeof(*c));
+	while (f && fgets(line, sizeof(line), f)) {
+		/* bpf_prog_alloc_no_stats() may be inlined into bpf_prog_alloc() */
+		if (strstr(line, " bpf_prog_alloc_no_stats+") || strstr(line, " bpf_prog_alloc+") ||
+		    strstr(line, " bpf_prog_realloc+")) {
+			c->progs++;
+			continue;
+		}
+		if (!strstr(line, " execmem_create_chunk+") ||
+		    sscanf(line, "%*s %ld", &size) != 1 || size < (2L << 20))
+			continue;
+		c->chunks++;
+		for (k = 0; k < MAX_NODES; k++) {
+			snprintf(tag, sizeof(tag), " N%d=", k);
+			c->on[k] += strstr(line, tag) != NULL;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 /*
- * execmem's chunks on @node, or on any node for -1. The file is read a
- * page at a time with vmalloc's lock dropped in between, so a pass that
- * races with other areas coming and going (the deferred frees of closed
- * programs' vmalloc'ed bpf_prog) can skip or repeat lines: read until
- * two passes agree.
+ * A count of /proc/vmallocinfo that three passes in a row agree on; -1
+ * if none did in 50 passes (@c then holds the last). The file is a
+ * seq_file that resumes by position at each read() (4 KiB at most per
+ * call, whatever the buffer; 1 KiB through stdio): an area vfree()d
+ * below the reader's position between two read()s makes it skip a line,
+ * one vmalloc()ed there makes it repeat one. While programs are being
+ * freed (each struct bpf_prog is vmalloc'ed, and below the chunks) a pass
+ * can miss a chunk, and so can two in a row. Exact only once the frees
+ * are over: see settle().
  */
-static int execmem_chunks_on(int node)
+static int vm_snapshot(struct vm_count *c)
 {
-	int n = chunks_read(node, 0), prev, tries = 0;
+	struct vm_count prev;
+	int tries, same = 0;
 
-	do {
-		prev = n;
-		n = chunks_read(node, 0);
-	} while (n != prev && ++tries < 20);
-	return n;
+	vm_read(c);
+	for (tries = 0; same < 2 && tries < 50; tries++) {
+		prev = *c;
+		vm_read(c);
+		same = memcmp(&prev, c, sizeof(prev)) ? 0 : same + 1;
+	}
+	return same < 2 ? -1 : 0;
 }
 
-static int execmem_chunks(void)
+/*
+ * Wait until the deferred frees of the programs this loader closed have
+ * run, then count in @c. bpf_prog_put() frees a program from a work item
+ * after an RCU grace period, and bpf_jit_free() gives its text back to
+ * execmem before it vfree()s the struct bpf_prog: no more than @progs
+ * of those left means every closed program's text is back. And nothing
+ * else is being freed: VmallocUsed (one counter, no seq_file) the same
+ * for a second. A count of chunks alone does not tell: a fleet that
+ * made one chunk leaves as many behind as it made (the spare). -1, with
+ * a message, if that takes more than 60 s.
+ */
+static int settle(int progs, struct vm_count *c, const char *when)
 {
-	return execmem_chunks_on(-1);
-}
+	long used = -1, now;
+	int i, ok, stable = 0;
 
+	for (i = 0; i < 120; i++) {
+		ok = !vm_snapshot(c) && c->progs <= progs;
+		now = meminfo("VmallocUsed");
+		stable = ok && now == used ? stable + 1 : 0;
+		if (stable >= 2)
+			return 0;
+		used = ok ? now : -1;
+		usleep(500 * 1000);
+	}
+	ksft_print_msg("%s: frees not over after 60 s: %d programs left, at most %d expected\n",
+		       when, c->progs, progs);
+	return -1;
+}
 
 /* Run on CPU @cpu only. */
 static int pin_to(int cpu)
@@ -221,28 +290,43 @@ static int pin_to(int cpu)
 }
 
 /*
- * Load copies of the largest fleet program until node 1 holds more than
- * @on1 chunks, then close them: how many it took, or -1 if 2,000 did not
- * make execmem create a chunk.
+ * Load copies of the largest fleet program until node 1 holds more chunks
+ * than @before, count the chunks while they are all still loaded, then
+ * close them. Nothing is being freed meanwhile (the caller settle()d
+ * first; loads free synchronously), so the counts are exact, and a chunk
+ * cannot have gone since @before: a chunk more on node 0 was made on
+ * node 0. Returns whether no chunk was made on node 0 and one on node 1,
+ * with what happened printed otherwise.
  */
-static int numa_extra_load(int on1)
+static int numa_extra_load(const struct vm_count *before)
 {
 	static struct prog extra[2000];
-	int n = 0, i, err = 0, big = 0;
+	struct vm_count now;
+	int n = 0, i, err = 0, big = 0, ok;
 
 	for (i = 1; i < nprogs; i++)
 		if (target_bytes(i, nprogs) > target_bytes(big, nprogs))
 			big = i;
-	while (execmem_chunks_on(1) <= on1 && n < 2000 &&
-	       !(err = load_one(big, &extra[n])))
+	for (vm_read(&now); now.on[1] <= before->on[1] && n < 2000; vm_read(&now)) {
+		err = load_one(big, &extra[n]);
+		if (err)
+			break;
 		n++;
-	i = execmem_chunks_on(1) > on1 ? n : -1;
-	if (i < 0)
+	}
+	if (vm_snapshot(&now))
+		ksft_print_msg("/proc/vmallocinfo: no three passes agreed\n");
+	ok = now.on[1] > before->on[1] && now.on[0] <= before->on[0];
+	if (now.on[1] <= before->on[1])
 		ksft_print_msg("no chunk on node 1 after %d extra programs (%s)\n",
 			       n, err ? strerror(-err) : "none failed");
+	if (!ok) {
+		ksft_print_msg("reloaded on node 1: %d more chunks on node 0, %d on node 1 (%d extra programs)\n",
+			       now.on[0] - before->on[0], now.on[1] - before->on[1], n);
+		chunks_read(-1, 1);
+	}
 	while (n--)
 		close(extra[n].fd);
-	return i;
+	return ok;
 }
 
 /*
@@ -842,7 +926,8 @@ int main(int argc, char **argv)
 {
 	long dm4k[3], dm2m[3];
 	int opt, want_report = 0, bench = 0, cycles = 0, loaded, i, j, bad, chunks0, chunks1, execmem = -1;
-	int tail = 1, user = 0, cloned, nodes = 0, numa_ok = 1, on0 = 0, on1 = 0;
+	int tail = 1, user = 0, cloned, nodes = 0, numa_ok = 1;
+	struct vm_count start, fleet, before, end;
 	long tlb, cal, tail_kb = 0;
 	double ms[5];
 	pid_t busy = -1;
@@ -921,11 +1006,9 @@ int main(int argc, char **argv)
 		ksft_test_result(!bad, "two_loaders\n");
 		ksft_finished();
 	}
-	chunks0 = execmem_chunks();
-	if (nodes > 1) {
-		on0 = execmem_chunks_on(0);
-		on1 = execmem_chunks_on(1);
-	}
+	/* The step before may still be freeing its programs (test_bpf's). */
+	settle(INT_MAX, &start, "before the fleet");
+	chunks0 = start.chunks;
 	dm4k[0] = meminfo("DirectMap4k");
 	dm2m[0] = meminfo("DirectMap2M");
 
@@ -980,11 +1063,14 @@ int main(int argc, char **argv)
 		print_occupancy();
 	ksft_print_msg("metric: text_pmd_permille %lu\n",
 		       total ? (unsigned long)(pmd_bytes * 1000 / total) : 0);
-	chunks1 = execmem_chunks() - chunks0;
+	/* The %pS helper program, closed, is on its way out. */
+	settle(start.progs + loaded, &fleet, "with the fleet loaded");
+	chunks1 = fleet.chunks - chunks0;
 	if (nodes > 1 && execmem &&
-	    (execmem_chunks_on(0) - on0 < chunks1 || execmem_chunks_on(1) != on1)) {
+	    (fleet.on[0] - start.on[0] < chunks1 || fleet.on[1] != start.on[1])) {
 		ksft_print_msg("loaded on node 0: %d new chunks, %d more on node 0, %d on node 1\n",
-			       chunks1, execmem_chunks_on(0) - on0, execmem_chunks_on(1) - on1);
+			       chunks1, fleet.on[0] - start.on[0], fleet.on[1] - start.on[1]);
+		chunks_read(-1, 1);
 		numa_ok = 0;
 	}
 	ksft_print_msg("metric: execmem_chunks_loaded %d\n", chunks1);
@@ -1026,12 +1112,17 @@ int main(int argc, char **argv)
 	unload_all();
 	ksft_print_msg("metric: tlb_shootdowns_unload %ld\n", irq_count("TLB") - tlb);
 	ksft_print_msg("metric: call_ipis_unload %ld\n", irq_count("CAL") - cal);
-	/* With -m, the reload must find no node-0 chunk left but the spare. */
-	for (j = 0; nodes > 1 && execmem_chunks() > chunks0 + EXECMEM_SPARES && j < 30; j++)
-		sleep(1);
+	/*
+	 * With -m, the reload must find no node-0 chunk left but the spare:
+	 * wait for the frees to be over, not for a count of chunks, and
+	 * count the spare in, wherever it is.
+	 */
 	if (nodes > 1) {
-		on0 = execmem_chunks_on(0);	/* the spare, if it is there */
-		on1 = execmem_chunks_on(1);
+		if (settle(start.progs, &before, "before the reload"))
+			numa_ok = 0;
+		ksft_print_msg("before the reload: %d chunks on node 0, %d on node 1; %d before the fleet (the spare: %+d, %+d)\n",
+			       before.on[0], before.on[1], start.chunks,
+			       before.on[0] - start.on[0], before.on[1] - start.on[1]);
 	}
 	load_all(&loaded);
 	for (i = 0, bad = 0; i < nprogs; i++) {
@@ -1049,15 +1140,8 @@ int main(int argc, char **argv)
 	 * spare is. Chunks it creates, and those of further programs loaded
 	 * until one is created, must come from node 1.
 	 */
-	if (nodes > 1 && execmem) {
-		j = numa_extra_load(on1);
-		if (j < 0 || execmem_chunks_on(0) > on0) {
-			ksft_print_msg("reloaded on node 1: %d more chunks on node 0, %d on node 1 (%d extra programs)\n",
-				       execmem_chunks_on(0) - on0, execmem_chunks_on(1) - on1, j);
-			chunks_read(-1, 1);
-			numa_ok = 0;
-		}
-	}
+	if (nodes > 1 && execmem && !numa_extra_load(&before))
+		numa_ok = 0;
 	ksft_test_result(loaded == nprogs && !bad, "reload\n");
 	for (i = 0; i < nprogs; i++)
 		prog_info(&progs[i]);	/* the reloaded images' addresses */
@@ -1080,8 +1164,8 @@ int main(int argc, char **argv)
 		numa_ok = 0;
 	unload_all();
 	/* Deferred frees take longer on slow kernels (KASAN under TCG). */
-	for (j = 0; (i = execmem_chunks() - chunks0) > EXECMEM_SPARES && j < 60; j++)
-		sleep(1);
+	settle(start.progs, &end, "after unload");
+	i = end.chunks - chunks0;
 	ksft_print_msg("metric: execmem_chunks_after_unload %d\n", i);
 	ksft_print_msg("metric: text_reserved_kb_unload %ld\n", text_reserved_kb() + tail_kb);
 	if (!execmem) {
