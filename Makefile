@@ -126,9 +126,13 @@ $(B)/bpf_tramp-%: tests/guest/bpf_tramp.c tests/guest/bpfsys.h tests/guest/kmodl
 		tests/guest/meminfo.h tests/guest/ptdump.h tests/guest/textpages.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
+$(B)/cbpf_where-%: tests/guest/cbpf_where.c tests/guest/bpfsys.h tests/guest/kmodload.h \
+		tests/guest/ksym.h tests/guest/meminfo.h $(B)/tree.stamp | $(B)/deps.stamp
+	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
+
 ## initramfs   pack the guest PID 1 and the test modules of ARCH's build
 GUEST_BIN = $(B)/gen_init_cpio $(B)/harden-refusals $(B)/init-$(1) $(B)/bpf_fleet-$(1) \
-	$(B)/bpf_tramp-$(1)
+	$(B)/bpf_tramp-$(1) $(B)/cbpf_where-$(1)
 
 # Test modules built out of tree against the kernel under test, where it
 # has loadable modules: the kprobe fleet (tests/kmod), whose probed sled
@@ -272,4 +276,4 @@ demo: $(B)/applied.stamp
 ## clean       remove build outputs (keeps the unpacked tree and ccache)
 clean:
 	rm -rf $(B)/out-* $(B)/kmod-* $(B)/logs $(B)/results $(B)/init-* $(B)/initramfs-* \
-		$(B)/bpf_fleet-* $(B)/bpf_tramp-*
+		$(B)/bpf_fleet-* $(B)/bpf_tramp-* $(B)/cbpf_where-*
