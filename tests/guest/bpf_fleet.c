@@ -157,46 +157,23 @@ static int run_one(struct prog *p, uint32_t *ret)
 /* Empty chunks execmem may keep in reserve once everything is freed. */
 #define EXECMEM_SPARES	1
 
-/*
- * One pass over /proc/vmallocinfo: areas of 2 MiB or more whose caller
- * is execmem_create_chunk, on NUMA node @node ("N1=512": a chunk's pages
- * come from the node of the task that created it) or on any node for -1.
- * Under KASAN without KASAN_VMALLOC each chunk also has a smaller shadow
- * area with the same caller: not a chunk. With @print, each line counted
- * is printed too, for a failed check.
- */
-static int chunks_read(int node, int print)
-{
-	char line[512], tag[16];
-	long size;
-	int n = 0;
-	FILE *f = fopen("/proc/vmallocinfo", "r");
-
-	snprintf(tag, sizeof(tag), " N%d=", node);
-	while (f && fgets(line, sizeof(line), f)) {
-		if (!strstr(line, " execmem_create_chunk+") ||
-		    sscanf(line, "%*s %ld", &size) != 1 || size < (2L << 20) ||
-		    (node >= 0 && !strstr(line, tag)))
-			continue;
-		n++;
-		if (print)
-			ksft_print_msg("vmallocinfo: %s", line);
-	}
-	if (f)
-		fclose(f);
-	return n;
-}
-
 #define MAX_NODES	8
 
-/* What one pass over /proc/vmallocinfo counts. */
+/*
+ * What one pass over /proc/vmallocinfo counts. A chunk is an area of
+ * 2 MiB or more whose caller is execmem_create_chunk; "N1=512" says
+ * which node its pages came from (the node of the task that created
+ * it). Under KASAN without KASAN_VMALLOC each chunk also has a smaller
+ * shadow area with the same caller: not a chunk.
+ */
 struct vm_count {
 	int chunks;		/* execmem chunks, on any node */
 	int on[MAX_NODES];	/* of them, those with pages on node k */
 	int progs;		/* live struct bpf_prog: each is vmalloc'ed */
 };
 
-static void vm_read(struct vm_count *c)
+/* One pass; with @print, each chunk's line is printed, for a failed check. */
+static void vm_read(struct vm_count *c, int print)
 {
 	char line[512], tag[16];
 	long size;
@@ -215,6 +192,8 @@ static void vm_read(struct vm_count *c)
 		    sscanf(line, "%*s %ld", &size) != 1 || size < (2L << 20))
 			continue;
 		c->chunks++;
+		if (print)
+			ksft_print_msg("vmallocinfo: %s", line);
 		for (k = 0; k < MAX_NODES; k++) {
 			snprintf(tag, sizeof(tag), " N%d=", k);
 			c->on[k] += strstr(line, tag) != NULL;
@@ -240,10 +219,10 @@ static int vm_snapshot(struct vm_count *c)
 	struct vm_count prev;
 	int tries, same = 0;
 
-	vm_read(c);
+	vm_read(c, 0);
 	for (tries = 0; same < 2 && tries < 50; tries++) {
 		prev = *c;
-		vm_read(c);
+		vm_read(c, 0);
 		same = memcmp(&prev, c, sizeof(prev)) ? 0 : same + 1;
 	}
 	return same < 2 ? -1 : 0;
@@ -301,13 +280,13 @@ static int pin_to(int cpu)
 static int numa_extra_load(const struct vm_count *before)
 {
 	static struct prog extra[2000];
-	struct vm_count now;
+	struct vm_count now, dump;
 	int n = 0, i, err = 0, big = 0, ok;
 
 	for (i = 1; i < nprogs; i++)
 		if (target_bytes(i, nprogs) > target_bytes(big, nprogs))
 			big = i;
-	for (vm_read(&now); now.on[1] <= before->on[1] && n < 2000; vm_read(&now)) {
+	for (vm_read(&now, 0); now.on[1] <= before->on[1] && n < 2000; vm_read(&now, 0)) {
 		err = load_one(big, &extra[n]);
 		if (err)
 			break;
@@ -322,7 +301,7 @@ static int numa_extra_load(const struct vm_count *before)
 	if (!ok) {
 		ksft_print_msg("reloaded on node 1: %d more chunks on node 0, %d on node 1 (%d extra programs)\n",
 			       now.on[0] - before->on[0], now.on[1] - before->on[1], n);
-		chunks_read(-1, 1);
+		vm_read(&dump, 1);
 	}
 	while (n--)
 		close(extra[n].fd);
@@ -927,7 +906,7 @@ int main(int argc, char **argv)
 	long dm4k[3], dm2m[3];
 	int opt, want_report = 0, bench = 0, cycles = 0, loaded, i, j, bad, chunks0, chunks1, execmem = -1;
 	int tail = 1, user = 0, cloned, nodes = 0, numa_ok = 1;
-	struct vm_count start, fleet, before, end;
+	struct vm_count start, fleet, before, end, dump;
 	long tlb, cal, tail_kb = 0;
 	double ms[5];
 	pid_t busy = -1;
@@ -1070,7 +1049,7 @@ int main(int argc, char **argv)
 	    (fleet.on[0] - start.on[0] < chunks1 || fleet.on[1] != start.on[1])) {
 		ksft_print_msg("loaded on node 0: %d new chunks, %d more on node 0, %d on node 1\n",
 			       chunks1, fleet.on[0] - start.on[0], fleet.on[1] - start.on[1]);
-		chunks_read(-1, 1);
+		vm_read(&dump, 1);
 		numa_ok = 0;
 	}
 	ksft_print_msg("metric: execmem_chunks_loaded %d\n", chunks1);
@@ -1176,7 +1155,7 @@ int main(int argc, char **argv)
 		if (i > EXECMEM_SPARES) {
 			ksft_print_msg("%d chunks more than before the fleet held after unload, at most %d expected\n",
 				       i, EXECMEM_SPARES);
-			chunks_read(-1, 1);
+			vm_read(&dump, 1);
 		}
 		ksft_test_result(chunks1 > 0 && i <= EXECMEM_SPARES, "chunks_given_back\n");
 	}
