@@ -130,9 +130,13 @@ $(B)/cbpf_where-%: tests/guest/cbpf_where.c tests/guest/bpfsys.h tests/guest/kmo
 		tests/guest/ksym.h tests/guest/meminfo.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
+$(B)/jit_free-%: tests/guest/jit_free.c tests/guest/bpfsys.h tests/guest/kmodload.h \
+		$(B)/tree.stamp | $(B)/deps.stamp
+	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
+
 ## initramfs   pack the guest PID 1 and the test modules of ARCH's build
 GUEST_BIN = $(B)/gen_init_cpio $(B)/harden-refusals $(B)/init-$(1) $(B)/bpf_fleet-$(1) \
-	$(B)/bpf_tramp-$(1) $(B)/cbpf_where-$(1)
+	$(B)/bpf_tramp-$(1) $(B)/cbpf_where-$(1) $(B)/jit_free-$(1)
 
 # Test modules built out of tree against the kernel under test, where it
 # has loadable modules: the kprobe fleet (tests/kmod), whose probed sled
@@ -276,4 +280,4 @@ demo: $(B)/applied.stamp
 ## clean       remove build outputs (keeps the unpacked tree and ccache)
 clean:
 	rm -rf $(B)/out-* $(B)/kmod-* $(B)/logs $(B)/results $(B)/init-* $(B)/initramfs-* \
-		$(B)/bpf_fleet-* $(B)/bpf_tramp-* $(B)/cbpf_where-*
+		$(B)/bpf_fleet-* $(B)/bpf_tramp-* $(B)/cbpf_where-* $(B)/jit_free-*

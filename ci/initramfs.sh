@@ -4,8 +4,8 @@
 # as its modules.order lists them. A .ko that only lies around in the build
 # folder (left by another prefix of a bisect, say) is never packed.
 # Usage: ci/initramfs.sh GEN_INIT_CPIO BINDIR ARCH KERNEL_OUT OUTPUT [MODDIR...]
-# (BINDIR holds init-ARCH, bpf_fleet-ARCH, bpf_tramp-ARCH, cbpf_where-ARCH and
-# harden-refusals, the tests the hardened test_bpf run may refuse; each
+# (BINDIR holds init-ARCH, bpf_fleet-ARCH, bpf_tramp-ARCH, cbpf_where-ARCH,
+# jit_free-ARCH and harden-refusals, the tests the hardened test_bpf run may refuse; each
 # MODDIR adds the out-of-tree modules built there.)
 set -euo pipefail
 gen=$1 bin=$2 arch=$3 kout=$4 output=$5
@@ -25,6 +25,7 @@ list=$output.list
 	echo "file /bin/bpf_fleet $(realpath "$bin/bpf_fleet-$arch") 0755 0 0"
 	echo "file /bin/bpf_tramp $(realpath "$bin/bpf_tramp-$arch") 0755 0 0"
 	echo "file /bin/cbpf_where $(realpath "$bin/cbpf_where-$arch") 0755 0 0"
+	echo "file /bin/jit_free $(realpath "$bin/jit_free-$arch") 0755 0 0"
 	for d in "$kout" "$@"; do
 		[ -f "$d/modules.order" ] || continue
 		# The kernel's own lines are relative to its build folder; an

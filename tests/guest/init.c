@@ -783,6 +783,7 @@ static const struct step steps[] = {
 	{ "boot_wx", step_boot_wx, NULL, FULL | DEBUG | LAYOUT | DISTRO | NOMOD },
 	/* First, while the text tail has room: where classic BPF lands. */
 	{ "cbpf_where", step_tap_child, "/bin/cbpf_where -m cbpf_where.ko", FULL | DEBUG | DISTRO },
+	{ "jit_free", step_tap_child, "/bin/jit_free -m jit_free.ko", FULL | DEBUG | DISTRO },
 	{ "test_bpf_builtin", step_test_bpf_builtin, NULL, NOMOD },
 	{ "test_bpf_jit", step_test_bpf, "jit", FULL | BENCH | DISTRO },
 	{ "test_bpf_harden", step_test_bpf, "harden", FULL },
