@@ -155,7 +155,7 @@ boot: initramfs
 ## guest       boot, then judge: KTAP via the KUnit parser, manifest, splat scan
 guest: initramfs
 	@mkdir -p $(RESULTS)
-	@BOOT_APPEND="$(BOOT_APPEND)" QEMU_NODES=$(or $(QEMU_NODES_$(VARIANT)),1) \
+	@BOOT_APPEND="$(BOOT_APPEND)" QEMU_NODES=$(or $(QEMU_NODES_$(VARIANT)),1) EXPORTS_OF=$(OUT) \
 		ci/guest.sh $(ARCH) $(ARCH)$(SUFFIX) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS) \
 		$(TREE) $(RESULTS)/$(ARCH)$(SUFFIX)
 

@@ -6,6 +6,8 @@
 # Writes result lines to RESULTS. Exit 0 when judged (pass or fail),
 # 2 for harness errors (QEMU, a timeout, a parser that crashed, no
 # manifest). Nothing from an earlier run survives into this one.
+# With EXPORTS_OF=KERNEL_OUT, also judges that build's exports
+# (ci/exports.sh): the boot that first runs a kernel does, once.
 set -euo pipefail
 arch=$1 name=$2 kernel=$3 initrd=$4 logs=$5 tree=$6 results=$7
 here=$(dirname "$(realpath "$0")")
@@ -40,6 +42,9 @@ tmp=$results.tmp
 	   sed 's/^/splat: /' "$logs/splats.txt" | head -20 >&2 ;;
 	*) exit 2 ;;
 	esac
+	if [ -n "${EXPORTS_OF:-}" ]; then
+		"$here/exports.sh" "$EXPORTS_OF" "$name" || exit 2
+	fi
 } >"$tmp"
 mv "$tmp" "$results"
 grep -v '^PASS' "$results" >&2 || true

@@ -169,6 +169,21 @@ for t in a,b:PASS a,a:FAIL a,none:FAIL a,missing:FAIL a:FAIL; do
 	say "chunks-moved/${t%%:*}" "$got" "${t##*:}"
 done
 
+# Exports: NAME.WANT/ holds a build's .config and Module.symvers; WANT is
+# pass, fail, none (no modules: no verdict) or error.
+for d in "$g"/exports/*/; do
+	d=${d%/}; rc=0
+	out=$("$ci/exports.sh" "$d" g 2>/dev/null) || rc=$?
+	case $rc:$out in
+	"0:PASS g/exports") got=pass ;;
+	"0:FAIL g/exports") got=fail ;;
+	0:) got=none ;;
+	2:*) got=error ;;
+	*) got="rc$rc:$out" ;;
+	esac
+	say "exports/$(basename "$d")" "$got" "${d##*.}"
+done
+
 # The tally: a run with no passes, or any failure, must not exit 0.
 printf 'PASS a/x\nFAIL a/y\n' >"$tmp/r1"; printf 'SKIP a/x\n' >"$tmp/r2"
 printf 'PASS a/x\nSKIP b/y\n' >"$tmp/r3"
