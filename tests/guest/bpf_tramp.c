@@ -564,7 +564,76 @@ static int kfunc_pass(int map, int modret, uint64_t verdict, int attached, const
 
 static const char *const kfunc_results[] = {
 	"load", "attach", "run", "placement", "detach", "reattach", "ipmodify", "directmap",
+	"max_links",
 };
+
+/*
+ * The most links one trampoline takes (BPF_MAX_TRAMP_LINKS, 38 in 6.1),
+ * all fmod_ret programs with a cookie each: the largest trampoline the
+ * x86 generator writes, close to a page. Each is attached with
+ * BPF_LINK_CREATE, which builds the trampoline again every time; then
+ * every call must run all of them and the function itself, the
+ * trampoline must be placed as any other, and one link more must be
+ * refused with E2BIG. Run on the debug kernel too, where KASAN watches
+ * the generator's buffers.
+ */
+#define MAX_LINKS	38
+
+static void max_links(int id, int want_pmd)
+{
+	int prog[MAX_LINKS + 1], link[MAX_LINKS + 1], map, i, n, ok = 1, over;
+	struct kcounts c = { 0 };
+	struct bpf_insn insns[16];
+	union bpf_attr attr;
+	struct text_pages tp;
+
+	map = map_create(sizeof(struct kcounts), 0);
+	n = counter_emit(insns, map, offsetof(struct kcounts, fmod_ret), -1, 0,
+			 offsetof(struct kcounts, verdict));
+	for (i = 0; i <= MAX_LINKS; i++) {
+		prog[i] = map < 0 ? -1 : tracing_load(BPF_MODIFY_RETURN, "kfunc_max", 0, id,
+						      insns, n);
+		link[i] = -1;
+		if (prog[i] < 0) {
+			ksft_print_msg("max_links: loading program %d: %s\n", i, strerror(errno));
+			ok = 0;
+		}
+	}
+	for (i = 0; ok && i <= MAX_LINKS; i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.link_create.prog_fd = prog[i];
+		attr.link_create.attach_type = BPF_MODIFY_RETURN;
+		attr.link_create.tracing.cookie = 0x1000 + i;
+		link[i] = sys_bpf(BPF_LINK_CREATE, &attr);
+		over = i == MAX_LINKS;
+		if (link[i] < 0 && !(over && errno == E2BIG)) {
+			ksft_print_msg("max_links: link %d: %s\n", i + 1, strerror(errno));
+			ok = 0;
+		} else if (link[i] >= 0 && over) {
+			ksft_print_msg("max_links: link %d was accepted\n", i + 1);
+			ok = 0;
+		}
+	}
+	if (ok && (map_rw(map, BPF_MAP_UPDATE_ELEM, &c) || run_kfunc(prog[0], KFUNC_PLAIN) ||
+		   map_rw(map, BPF_MAP_LOOKUP_ELEM, &c) || c.fmod_ret != MAX_LINKS * RUNS)) {
+		ksft_print_msg("max_links: %d runs through %d programs counted %llu\n", RUNS,
+			       MAX_LINKS, (unsigned long long)c.fmod_ret);
+		ok = 0;
+	}
+	if (ok) {
+		tramp_pages(want_pmd, &tp);
+		ok = tp.symbols && !tp.misplaced;
+	}
+	for (i = 0; i <= MAX_LINKS; i++) {
+		if (link[i] >= 0)
+			close(link[i]);
+		if (prog[i] >= 0)
+			close(prog[i]);
+	}
+	if (map >= 0)
+		close(map);
+	ksft_test_result(ok, "max_links\n");
+}
 
 /* The IPMODIFY kprobe of -m: its module's name, and what went wrong with it. */
 struct ipmodify {
@@ -699,6 +768,7 @@ static void kernel_funcs(int rounds, int want_pmd, const char *module)
 	ksft_print_msg("DirectMap4k: %ld kB before, %ld kB after %d rounds\n", dm4k[0], dm4k[1],
 		       rounds);
 	directmap_result(dm4k, want_pmd);
+	max_links(id, want_pmd);
 }
 
 int main(int argc, char **argv)
