@@ -22,9 +22,13 @@ bpf=$(module BPF_JIT_TEXT_KUNIT_TEST)
 
 # Module.symvers: CRC, symbol, exporter, export type, namespace.
 bad=$(awk -F'\t' -v execmem="$execmem" -v bpf="$bpf" '
-	$2 ~ /^(arch_)?execmem_/ { allowed = execmem }
-	$2 ~ /^(bpf_jit_text_alloc|bpf_pred_flush_test_[a-z]+)$/ { allowed = bpf }
-	$2 ~ /^((arch_)?execmem_|bpf_jit_text_alloc$|bpf_pred_flush_test_)/ {
+	{
+		if ($2 ~ /^(arch_)?execmem_/)
+			allowed = execmem
+		else if ($2 ~ /^(bpf_jit_text_alloc|bpf_pred_flush_test_[a-z_]+)$/)
+			allowed = bpf
+		else
+			next
 		if (!allowed)
 			print $2 " (no test module needs it)"
 		else if ($5 != "EXPORTED_FOR_KUNIT_TESTING")

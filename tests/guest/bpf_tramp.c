@@ -603,7 +603,8 @@ static void max_links(int id, int want_pmd)
 		memset(&attr, 0, sizeof(attr));
 		attr.link_create.prog_fd = prog[i];
 		attr.link_create.attach_type = BPF_MODIFY_RETURN;
-		attr.link_create.tracing.cookie = 0x1000 + i;
+		/* Above 4G: each takes a 10-byte movabs to store. */
+		attr.link_create.tracing.cookie = 0x100000000ULL + i;
 		link[i] = sys_bpf(BPF_LINK_CREATE, &attr);
 		over = i == MAX_LINKS;
 		if (link[i] < 0 && !(over && errno == E2BIG)) {

@@ -146,7 +146,7 @@ static int raw_alloc(struct slot *s, u64 *raw)
 
 	if (HAVE_EXECMEM) {
 #if HAVE_EXECMEM
-		s->p = execmem_alloc(s->size, 64);
+		s->p = execmem_alloc(EXECMEM_DEFAULT, s->size, 64);
 #endif
 	} else {
 		s->p = base_alloc(s->size, fill_traps, false);
