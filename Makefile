@@ -45,6 +45,10 @@ QEMU_NODES_distro := 2
 BOOT_APPEND_nomod := mode=nomod
 BOOT_APPEND ?= fleet=$(FLEET_$(ARCH)) $(BOOT_APPEND_$(VARIANT))
 STAGE	:= ci/stage.sh
+# Run on its own, a target that writes results fails when they hold a
+# FAIL or no PASS (ci/judge.sh); make check sets IN_CHECK=1 so that every
+# stage runs, and its closing tally decides.
+JUDGE	= $(if $(IN_CHECK),@true,@ci/judge.sh)
 
 export CCACHE_BASEDIR := $(CURDIR)
 
@@ -158,6 +162,7 @@ guest: initramfs
 	@BOOT_APPEND="$(BOOT_APPEND)" QEMU_NODES=$(or $(QEMU_NODES_$(VARIANT)),1) EXPORTS_OF=$(OUT) \
 		ci/guest.sh $(ARCH) $(ARCH)$(SUFFIX) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS) \
 		$(TREE) $(RESULTS)/$(ARCH)$(SUFFIX)
+	$(JUDGE) $(RESULTS)/$(ARCH)$(SUFFIX)
 
 ## layout      x86_64: two more boots of the normal kernel; PTI's global-image mode, the text tail off, chunks moved
 # One boot on a CPU without PCID (Nehalem), where PTI clones the kernel
@@ -175,6 +180,7 @@ layout:
 		$(B)/logs/x86_64-$(b) $(TREE) $(RESULTS)/x86_64-$(b) &&) true
 	@ci/chunks-moved.sh x86_64-layout/chunks_moved \
 		$(foreach b,$(LAYOUT_BOOTS),$(B)/logs/x86_64-$(b)/verdict.ktap) >$(RESULTS)/x86_64-layout
+	$(JUDGE) $(foreach b,$(LAYOUT_BOOTS) layout,$(RESULTS)/x86_64-$(b))
 
 ## ftrace      x86_64: boot the kernel [VARIANT=debug] on one vCPU, where ftrace's startup selftests run
 # They hang at times under TCG on two vCPUs (ci/boot.sh), so every other
@@ -185,29 +191,33 @@ ftrace: initramfs
 		BOOT_APPEND="mode=ftrace $(filter panic_on_warn=%,$(BOOT_APPEND_$(VARIANT)))" \
 		ci/guest.sh x86_64 x86_64$(SUFFIX)-ftrace $(OUT)/$(KIMAGE_x86_64) $(INITRD) \
 		$(LOGS)-ftrace $(TREE) $(RESULTS)/x86_64$(SUFFIX)-ftrace
+	$(JUDGE) $(RESULTS)/x86_64$(SUFFIX)-ftrace
 
 # The host checks read the tip worktree, which bisect does not move.
 ## golden      run the log parsers against canned logs (tests/golden)
 golden: $(B)/tip.stamp
 	@mkdir -p $(RESULTS)
 	@tests/golden/run.sh $(TIP) >$(RESULTS)/host-golden
+	$(JUDGE) $(RESULTS)/host-golden
 
 ## roundtrip   prove apply -> export reproduces the series byte for byte
 roundtrip: $(B)/tip.stamp
 	@mkdir -p $(RESULTS)
 	@if ci/roundtrip.sh $(TIP) .; then echo "PASS host/roundtrip"; \
 	 else echo "FAIL host/roundtrip"; fi >$(RESULTS)/host-roundtrip
+	$(JUDGE) $(RESULTS)/host-roundtrip
 
 ## checkpatch  checkpatch --strict and kernel-doc over the series
 checkpatch: $(B)/tip.stamp
 	@mkdir -p $(RESULTS)
 	@ci/checkpatch.sh $(TIP) series >$(RESULTS)/host-checkpatch
+	$(JUDGE) $(RESULTS)/host-checkpatch
 
 ## check       bisect, both arches' guests, layout, ftrace, the debug and distro kernels; 'N passed, N failed'
 check: $(B)/deps.stamp
 	@rm -rf $(RESULTS)
 	@$(STAGE) apply $(MAKE) -s $(B)/tip.stamp
-	@$(MAKE) -s -j2 $(CHECK_LAST)
+	@$(MAKE) -s -j2 $(CHECK_LAST) IN_CHECK=1
 	@ci/summary.sh $(RESULTS)/*
 
 # The work of make check, as two chains that make -j2 walks side by side:
@@ -252,7 +262,7 @@ check-nomod: $(B)/deps.stamp
 	@rm -f $(RESULTS)/*-nomod
 	@$(STAGE) build-nomod $(MAKE) -s build-nomod
 	@for a in $(ARCHES); do \
-		$(STAGE) guest-$$a-nomod $(MAKE) -s guest ARCH=$$a VARIANT=nomod || exit $$?; done
+		$(STAGE) guest-$$a-nomod $(MAKE) -s guest ARCH=$$a VARIANT=nomod IN_CHECK=1 || exit $$?; done
 	@ci/summary.sh $(RESULTS)/*-nomod
 
 ## bench       baseline vs patched x86_64, one run: build/bench/, docs/benchmarks.md
@@ -271,6 +281,7 @@ mutants: $(B)/applied.stamp $(call GUEST_BIN,x86_64)
 	@mkdir -p $(RESULTS)
 	@rc=0; ci/mutants.sh $(TREE) $(B)/mutants docs/mutants.md >$(RESULTS)/host-mutants || rc=$$?; \
 	 cat $(RESULTS)/host-mutants; exit $$rc
+	$(JUDGE) $(RESULTS)/host-mutants
 
 ## demo        (default) the reviewer's demo on x86_64
 demo: $(B)/applied.stamp

@@ -14,7 +14,10 @@
 # decompressor and the setup code, so a prefix whose patch touches an
 # arch/*/boot/ folder builds it too. Writes PASS lines to
 # BUILDDIR/results/bisect; a broken prefix is a harness error (exit 2)
-# that names the patch and the arch.
+# that names the patch and the arch. The floor: base..series must hold as
+# many commits as the series file lists patches, at least one, or nothing
+# is built and that is a harness error too; each arch closes with a
+# "prefixes" line that counts what it passed.
 set -euo pipefail
 tree=$1 b=$2 arches=$3
 here=$(dirname "$(realpath "$0")")
@@ -34,7 +37,13 @@ reads() {
 		END { exit !found }' <<<"$files"
 }
 
-mapfile -t commits < <(git -C "$tree" rev-list --reverse base..series)
+list=$(git -C "$tree" rev-list --reverse base..series)
+want=$("$here/series.sh" "$here/../series" | grep -vc '/0000-cover-letter\.patch$' || true)
+mapfile -t commits < <([ -z "$list" ] || echo "$list")
+if [ ${#commits[@]} = 0 ] || [ "${#commits[@]}" != "$want" ]; then
+	echo "bisect: base..series holds ${#commits[@]} commits, the series file $want patches" >&2
+	exit 2
+fi
 trap 'git -C "$tree" checkout -q series' EXIT
 declare -A last=()
 k=1
@@ -74,4 +83,12 @@ for c in "${commits[@]}"; do
 		echo "PASS $a/bisect/$name" >>"$results"
 	done
 	k=$((k + 1))
+done
+for a in $arches; do
+	n=$(grep -c "^PASS $a/bisect/" "$results" || true)
+	if [ "$n" = ${#commits[@]} ]; then
+		echo "PASS $a/bisect/prefixes ($n)"
+	else
+		echo "FAIL $a/bisect/prefixes ($n of ${#commits[@]})"
+	fi >>"$results"
 done

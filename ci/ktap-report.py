@@ -16,6 +16,9 @@ Nothing that went wrong may read as a pass:
    non-zero after printing only "ok" lines, a KUnit suite line) fails as
    ".../group/(group)", whatever its children said;
  - a group the parser could not close (no result line, 0 tests run) fails;
+ - a result line the parser did not take (one past its group's plan, say)
+   fails as "FAIL PREFIX/unparsed": each line must be a result the tree
+   holds;
  - the guest's closing line "# execmem-guest: done (N failed)" must be
    there, N must be 0 and must equal the host's count of failed top-level
    results: "PASS|FAIL PREFIX/done".
@@ -28,6 +31,12 @@ import sys
 
 OK = ("SUCCESS", "SKIPPED")
 DONE = re.compile(r"^# execmem-guest: done \((\d+) failed\)\s*$")
+RESULT = re.compile(r"^\s*(not )?ok \d+\b")
+
+
+def taken(test):
+    """How many result lines the parse of @test's subtests accounts for."""
+    return sum(bool(sub.name) + taken(sub) for sub in test.subtests)
 
 
 def walk(test, path, out):
@@ -72,6 +81,10 @@ def main(argv):
     walk(top, [prefix], out)
     if not out:
         out.append("FAIL %s/no-results" % prefix)
+    lost = sum(1 for l in lines if RESULT.match(l)) - taken(top)
+    if lost:
+        out.append("FAIL %s/unparsed (%d result lines the parser did not take)" %
+                   (prefix, lost))
     # Failed top-level results, as the guest counts them in its done line.
     host_failed = sum(1 for t in top.subtests if t.status.name not in OK)
     done = [m for m in map(DONE.match, lines) if m]
