@@ -678,17 +678,26 @@ static int check_placement(int want_pmd, uint64_t *pmd_bytes)
 	return bad;
 }
 
-/* Present mappings in the whole kernel page-table dump that are W+X. */
+/*
+ * Present mappings in the whole kernel page-table dump that are W+X, or
+ * -1 where the dump cannot tell: there is none, or it holds no present,
+ * read-only, executable mapping, which the kernel text always is.
+ */
 static int wx_mappings(void)
 {
-	int i, n = 0;
+	int i, n = 0, text = 0;
 
 	pt_load();
 	for (i = 0; i < npt; i++) {
+		text += pt[i].present && !pt[i].writable && pt[i].exec;
 		if (!(pt[i].present && pt[i].writable && pt[i].exec))
 			continue;
 		if (n++ < 3)
 			ksft_print_msg("W+X: %s\n", pt[i].text);
+	}
+	if (!text) {
+		ksft_print_msg("no page-table dump with the kernel text in it (%d lines)\n", npt);
+		return -1;
 	}
 	return n;
 }
