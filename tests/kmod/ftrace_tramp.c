@@ -21,6 +21,7 @@
 #include <linux/ftrace.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #if IS_ENABLED(CONFIG_ARCH_HAS_EXECMEM)
 #include <linux/execmem.h>
@@ -119,7 +120,18 @@ static int tramp_check_freed(void)
 
 	ret = arch_execmem_mapping((void *)tramp, &map);
 	if (ret == -ENOENT) {
-		pr_info("the freed trampoline's chunk was given back\n");
+		u8 byte;
+
+		/*
+		 * In no chunk: then its chunk was given back, and nothing
+		 * may be mapped there any more. (A freed vmalloc range is
+		 * not handed out again before its lazy purge.)
+		 */
+		if (!copy_from_kernel_nofault(&byte, (void *)tramp, 1)) {
+			pr_err("the freed trampoline is in no chunk, yet still mapped\n");
+			return -EIO;
+		}
+		pr_info("the freed trampoline's chunk was given back: unmapped\n");
 		return 0;
 	}
 	if (ret)
