@@ -131,11 +131,12 @@ $(B)/bpf_tramp-%: tests/guest/bpf_tramp.c tests/guest/bpfsys.h tests/guest/kmodl
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 $(B)/cbpf_where-%: tests/guest/cbpf_where.c tests/guest/bpfsys.h tests/guest/kmodload.h \
-		tests/guest/ksym.h tests/guest/meminfo.h $(B)/tree.stamp | $(B)/deps.stamp
+		tests/guest/ksym.h tests/guest/meminfo.h tests/guest/modstep.h $(B)/tree.stamp \
+		| $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 $(B)/jit_free-%: tests/guest/jit_free.c tests/guest/bpfsys.h tests/guest/kmodload.h \
-		$(B)/tree.stamp | $(B)/deps.stamp
+		tests/guest/modstep.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 ## initramfs   pack the guest PID 1 and the test modules of ARCH's build

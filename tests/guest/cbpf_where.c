@@ -36,6 +36,7 @@
 #include "bpfsys.h"
 #include "kmodload.h"
 #include "ksym.h"
+#include "modstep.h"
 
 #define PMD_2M		(2ULL << 20)
 #define NOBODY		65534
@@ -122,25 +123,10 @@ static void judge(const char *name, const struct prog *p, unsigned long long lo,
 int main(int argc, char **argv)
 {
 	unsigned long long etext, lo, hi;
+	const char *mod = modstep_begin(argc, argv, results, 3);
 	struct prog p[MAX_PROGS];
-	const char *mod = NULL;
-	int opt, n, ret;
+	int n, ret;
 
-	while ((opt = getopt(argc, argv, "m:")) != -1)
-		if (opt == 'm')
-			mod = optarg;
-	ksft_print_header();
-	if (!mod)
-		ksft_exit_fail_msg("usage: cbpf_where -m MODULE\n");
-	ksft_set_plan(3);
-	if (!have_module(mod)) {
-		for (n = 0; n < 3; n++)
-			skip_named(results[n], "no cbpf_where module in this initramfs");
-		ksft_finished();
-	}
-	ret = write_file("/proc/sys/net/core/bpf_jit_enable", "1");
-	if (ret)
-		ksft_print_msg("bpf_jit_enable: %s\n", strerror(-ret));
 	etext = ksym_addr("_etext");
 	if (!etext)
 		ksft_exit_fail_msg("kallsyms has no _etext\n");

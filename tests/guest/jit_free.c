@@ -28,6 +28,7 @@
 #include "kselftest.h"
 #include "bpfsys.h"
 #include "kmodload.h"
+#include "modstep.h"
 
 #define TAINT_WARN	(1 << 9)
 
@@ -54,25 +55,10 @@ static int load_two_functions(void)
 
 int main(int argc, char **argv)
 {
-	int opt, ret, fd, taint0, taint1, tripped, frees, fills;
-	const char *mod = NULL;
+	const char *mod = modstep_begin(argc, argv, results, 4);
+	int ret, fd, taint0, taint1, tripped, frees, fills;
 	char pid[16];
 
-	while ((opt = getopt(argc, argv, "m:")) != -1)
-		if (opt == 'm')
-			mod = optarg;
-	ksft_print_header();
-	if (!mod)
-		ksft_exit_fail_msg("usage: jit_free -m MODULE\n");
-	ksft_set_plan(4);
-	if (!have_module(mod)) {
-		for (opt = 0; opt < 4; opt++)
-			skip_named(results[opt], "no jit_free module in this initramfs");
-		ksft_finished();
-	}
-	ret = write_file("/proc/sys/net/core/bpf_jit_enable", "1");
-	if (ret)
-		ksft_print_msg("bpf_jit_enable: %s\n", strerror(-ret));
 	ret = load_module(mod, "");
 	if (ret)
 		ksft_exit_fail_msg("%s: %s\n", mod, strerror(-ret));
