@@ -40,10 +40,12 @@ BOOT_APPEND_debug := mode=debug panic_on_warn=1
 # The distro variant (Debian's config, x86_64) boots on two NUMA nodes.
 BOOT_APPEND_distro := mode=distro nodes=2
 QEMU_NODES_distro := 2
-# The nomod variant (no loadable modules) reads test_bpf's built-in run
-# from the boot log (16 MiB, ci/boot.sh).
+# A kernel without loadable modules reads test_bpf's and KUnit's
+# built-in runs from the boot log (16 MiB, ci/boot.sh): the nomod variant
+# on x86_64, and arm64's one kernel (ci/configs/arm64.config).
 BOOT_APPEND_nomod := mode=nomod
-BOOT_APPEND ?= fleet=$(FLEET_$(ARCH)) $(BOOT_APPEND_$(VARIANT))
+BOOT_APPEND_arm64 := mode=nomod
+BOOT_APPEND ?= fleet=$(FLEET_$(ARCH)) $(BOOT_APPEND_$(ARCH)) $(BOOT_APPEND_$(VARIANT))
 STAGE	:= ci/stage.sh
 # Run on its own, a target that writes results fails when they hold a
 # FAIL or no PASS (ci/judge.sh); make check sets IN_CHECK=1 so that every
@@ -53,8 +55,8 @@ JUDGE	= $(if $(IN_CHECK),@true,@ci/judge.sh)
 export CCACHE_BASEDIR := $(CURDIR)
 
 .DEFAULT_GOAL := demo
-.PHONY: demo deps tree apply export build bisect initramfs boot guest layout ftrace check check-nomod \
-	golden roundtrip checkpatch mutants bench help clean build-nomod
+.PHONY: demo deps tree apply export build bisect initramfs boot guest repeat layout ftrace check \
+	golden roundtrip checkpatch mutants bench help clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -90,18 +92,10 @@ $(B)/tip.stamp: $(B)/applied.stamp ci/worktree.sh
 	@ci/worktree.sh $(TREE) $(TIP) $$(cat $<)
 	@cp $< $@
 
-## build       build one kernel: ARCH=x86_64|arm64 [VARIANT=debug|distro|nomod]
+## build       build one kernel: ARCH=x86_64|arm64 [VARIANT=debug|distro|nomod (x86_64)]
 build: $(B)/applied.stamp $(if $(VARIANT),$(B)/tip.stamp)
 	$(if $(VARIANT),,@ci/tree-clean.sh $(TREE) $(B)/applied.stamp)
 	@ci/build.sh $(SRC) $(OUT) $(ARCH) $(VARIANT)
-
-## build-nomod both arches without loadable modules (VARIANT=nomod), side by side
-NOMOD_BUILDS := $(addprefix build-nomod-,$(ARCHES))
-.PHONY: $(NOMOD_BUILDS)
-build-nomod: $(B)/tip.stamp
-	@$(MAKE) -s -j2 $(NOMOD_BUILDS)
-$(NOMOD_BUILDS): build-nomod-%:
-	@ci/build.sh $(TIP) $(B)/out-$*-nomod $* nomod
 
 ## bisect      build every prefix of the series: ARCH="x86_64 arm64"
 bisect: $(B)/applied.stamp
@@ -165,6 +159,14 @@ guest: initramfs
 		$(TREE) $(RESULTS)/$(ARCH)$(SUFFIX)
 	$(JUDGE) $(RESULTS)/$(ARCH)$(SUFFIX)
 
+## repeat      boot a guest N times with one step alone: STEP=bpf_fleet N=20 [ARCH=, VARIANT=]
+repeat: initramfs
+	@mkdir -p $(RESULTS)
+	@BOOT_APPEND="$(BOOT_APPEND)" QEMU_NODES=$(or $(QEMU_NODES_$(VARIANT)),1) \
+		ci/repeat.sh $(ARCH) $(ARCH)$(SUFFIX) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) \
+		$(LOGS)-repeat $(TREE) $(RESULTS)/$(ARCH)$(SUFFIX)-repeat $(N) $(STEP)
+	$(JUDGE) $(RESULTS)/$(ARCH)$(SUFFIX)-repeat
+
 ## layout      x86_64: two more boots of the normal kernel; PTI's global-image mode, the text tail off, chunks moved
 # One boot on a CPU without PCID (Nehalem), where PTI clones the kernel
 # text into user page tables and the tail must not be donated; one with
@@ -214,7 +216,7 @@ checkpatch: $(B)/tip.stamp
 	@ci/checkpatch.sh $(TIP) series >$(RESULTS)/host-checkpatch
 	$(JUDGE) $(RESULTS)/host-checkpatch
 
-## check       bisect, both arches' guests, layout, ftrace, the debug and distro kernels; 'N passed, N failed'
+## check       bisect, both arches' guests, layout, ftrace, the debug, distro and nomod kernels; 'N passed, N failed'
 check: $(B)/deps.stamp
 	@rm -rf $(RESULTS)
 	@$(STAGE) apply $(MAKE) -s $(B)/tip.stamp
@@ -227,12 +229,13 @@ check: $(B)/deps.stamp
 #   $(TIP), at nice 19.
 # The variant builds so take the CPU that bisect's serial link steps and
 # the guests leave idle, and give it back whenever those want it. A variant
-# guest waits for its kernel and for the boot before it. The kernels
-# without modules are left to make check-nomod (README: the cold budget).
+# guest waits for its kernel and for the boot before it. Each arch boots a
+# kernel without loadable modules: arm64's only kernel is one, x86_64 has
+# the nomod variant.
 CHECK_BOOTS	:= guest-x86_64 guest-arm64 layout-x86_64 ftrace-x86_64 guest-x86_64-debug \
-		   ftrace-x86_64-debug guest-x86_64-distro
-CHECK_BUILDS	:= build-x86_64-debug build-x86_64-distro
-CHECK_LAST	:= check-guest-x86_64-distro
+		   ftrace-x86_64-debug guest-x86_64-distro guest-x86_64-nomod
+CHECK_BUILDS	:= build-x86_64-debug build-x86_64-distro build-x86_64-nomod
+CHECK_LAST	:= check-guest-x86_64-nomod
 .PHONY: check-host check-bisect $(addprefix check-,$(CHECK_BOOTS) $(CHECK_BUILDS))
 check-bisect:
 	@$(STAGE) bisect $(MAKE) -s bisect ARCH="$(ARCHES)"
@@ -254,17 +257,12 @@ check-build-x86_64-distro: check-build-x86_64-debug
 check-guest-x86_64-debug: check-ftrace-x86_64 check-build-x86_64-debug
 check-ftrace-x86_64-debug: check-guest-x86_64-debug
 	@$(STAGE) ftrace-x86_64-debug $(MAKE) -s ftrace VARIANT=debug
+check-build-x86_64-nomod: check-build-x86_64-distro
+	@nice -n 19 $(STAGE) build-x86_64-nomod $(MAKE) -s build ARCH=x86_64 VARIANT=nomod
 check-guest-x86_64-distro: check-ftrace-x86_64-debug check-build-x86_64-distro
-check-guest-x86_64-debug check-guest-x86_64-distro: check-guest-%:
+check-guest-x86_64-nomod: check-guest-x86_64-distro check-build-x86_64-nomod
+check-guest-x86_64-debug check-guest-x86_64-distro check-guest-x86_64-nomod: check-guest-%:
 	@$(STAGE) guest-$* $(MAKE) -s guest ARCH=x86_64 VARIANT=$(lastword $(subst -, ,$*))
-
-## check-nomod both arches without loadable modules: build, boot, judge (not in make check)
-check-nomod: $(B)/deps.stamp
-	@rm -f $(RESULTS)/*-nomod
-	@$(STAGE) build-nomod $(MAKE) -s build-nomod
-	@for a in $(ARCHES); do \
-		$(STAGE) guest-$$a-nomod $(MAKE) -s guest ARCH=$$a VARIANT=nomod IN_CHECK=1 || exit $$?; done
-	@ci/summary.sh $(RESULTS)/*-nomod
 
 ## bench       baseline vs patched x86_64, one run: build/bench/, docs/benchmarks.md
 bench: $(B)/applied.stamp $(call GUEST_BIN,x86_64)

@@ -7,11 +7,12 @@
 # 2 for harness errors (QEMU, a timeout, a parser that crashed, no
 # manifest). Nothing from an earlier run survives into this one.
 # With EXPORTS_OF=KERNEL_OUT, also judges that build's exports
-# (ci/exports.sh): the boot that first runs a kernel does, once.
+# (ci/exports.sh): the boot that first runs a kernel does, once. With
+# MANIFEST=FILE, the run is held to FILE (ci/repeat.sh: one step's lines).
 set -euo pipefail
 arch=$1 name=$2 kernel=$3 initrd=$4 logs=$5 tree=$6 results=$7
 here=$(dirname "$(realpath "$0")")
-manifest=$here/../tests/manifest/$name
+manifest=${MANIFEST:-$here/../tests/manifest/$name}
 
 rm -f "$results"
 mkdir -p "$logs"

@@ -2,7 +2,9 @@
 # Build a guest initramfs from a gen_init_cpio list: the static PID 1, the
 # guest test programs and the modules the kernel build under test produced,
 # as its modules.order lists them. A .ko that only lies around in the build
-# folder (left by another prefix of a bisect, say) is never packed.
+# folder (left by another prefix of a bisect, say) is never packed, nor is
+# any module for a kernel without modules (whose folder may still hold
+# the modules.order of an earlier build with them).
 # Usage: ci/initramfs.sh GEN_INIT_CPIO BINDIR ARCH KERNEL_OUT OUTPUT [MODDIR...]
 # (BINDIR holds init-ARCH, bpf_fleet-ARCH, bpf_tramp-ARCH, cbpf_where-ARCH,
 # jit_free-ARCH and harden-refusals, the tests the hardened test_bpf run may refuse; each
@@ -26,8 +28,9 @@ list=$output.list
 	echo "file /bin/bpf_tramp $(realpath "$bin/bpf_tramp-$arch") 0755 0 0"
 	echo "file /bin/cbpf_where $(realpath "$bin/cbpf_where-$arch") 0755 0 0"
 	echo "file /bin/jit_free $(realpath "$bin/jit_free-$arch") 0755 0 0"
+	modular=$(grep -qx 'CONFIG_MODULES=y' "$kout/.config" && echo 1 || true)
 	for d in "$kout" "$@"; do
-		[ -f "$d/modules.order" ] || continue
+		[ -n "$modular" ] && [ -f "$d/modules.order" ] || continue
 		# The kernel's own lines are relative to its build folder; an
 		# external module's (M=) are absolute.
 		sed "s|\.o\$|.ko|; \|^/|!s|^|$d/|" "$d/modules.order" | while read -r ko; do

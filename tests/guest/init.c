@@ -154,7 +154,7 @@ enum {
 	BENCH = 16,	/* mode=bench: the workload of make bench, with metrics */
 	LAYOUT = 32,	/* mode=layout: where BPF text goes, on one more boot */
 	DISTRO = 64,	/* mode=distro: Debian's config, on two NUMA nodes */
-	NOMOD = 128,	/* mode=nomod: no loadable modules, test_bpf built in */
+	NOMOD = 128,	/* mode=nomod: no loadable modules, test_bpf and KUnit built in */
 	CYCLES = 256,	/* mode=cycles: timed fleet cycles only, for make bench */
 	ALLOC = 512,	/* mode=alloc: the allocation microbenchmark, for make bench */
 	FTRACE = 1024,	/* mode=ftrace: ftrace's startup selftests, on one vCPU */
@@ -362,6 +362,37 @@ static void step_tap_child(const struct step *s)
 static int fault_injection;
 
 /*
+ * Nest the first KUnit suite that @log holds (its KTAP is indented by
+ * four: "KTAP version" or "# Subtest:", down to the suite's own result
+ * line) under the current step: its name in @suite, whether it passed in
+ * @ok and skipped in @skipped. Returns where the suite starts, or NULL.
+ */
+static const char *suite_ktap(const char *log, char suite[64], int *ok, int *skipped)
+{
+	const char *p, *top = NULL;
+
+	for (p = log; *p; p = strchr(p, '\n') + 1) {
+		size_t n = strcspn(p, "\n");
+
+		if (!top && (strstr(p, "KTAP version") == p + 4 ||
+			     strstr(p, "# Subtest:") == p + 4))
+			top = p;
+		if (top && (!strncmp(p, "ok ", 3) || !strncmp(p, "not ok ", 7))) {
+			*ok = p[0] == 'o';
+			*skipped = !!memmem(p, n, "# SKIP", 6);
+			break;
+		}
+		if (top && !*suite)
+			sscanf(p, " # Subtest: %63s", suite);
+		if (top)
+			fprintf(ktap, "%.*s\n", (int)n, p);
+		if (!p[n])
+			break;
+	}
+	return top;
+}
+
+/*
  * Load a KUnit test module (@arg) and nest the suite's KTAP, which the
  * kernel log carries, under this step. Modules named *_warn_kunit.ko
  * make the kernel warn on purpose; under panic_on_warn they skip, and
@@ -374,7 +405,7 @@ static int fault_injection;
 static void step_kunit(const struct step *s)
 {
 	struct buf log = { 0 };
-	const char *p, *top = NULL;
+	const char *top;
 	char suite[64] = "";
 	int ret, ok = 0, warns, warned, skipped = 0;
 	int pow = module_param_read("kernel", "panic_on_warn") > 0;
@@ -395,24 +426,7 @@ static void step_kunit(const struct step *s)
 	if (ret)
 		diag("loading %s: %s", s->arg, strerror(-ret));
 	warned = read_int(WARN_COUNT) > warns;
-	for (p = log.p ? log.p : ""; *p; p = strchr(p, '\n') + 1) {
-		size_t n = strcspn(p, "\n");
-
-		if (!top && (strstr(p, "KTAP version") == p + 4 ||
-			     strstr(p, "# Subtest:") == p + 4))
-			top = p;
-		if (top && (!strncmp(p, "ok ", 3) || !strncmp(p, "not ok ", 7))) {
-			ok = p[0] == 'o';
-			skipped = !!memmem(p, n, "# SKIP", 6);
-			break;
-		}
-		if (top && !*suite)
-			sscanf(p, " # Subtest: %63s", suite);
-		if (top)
-			fprintf(ktap, "%.*s\n", (int)n, p);
-		if (!p[n])
-			break;
-	}
+	top = suite_ktap(log.p ? log.p : "", suite, &ok, &skipped);
 	if (!top || !ok)
 		diag("%s: %s", s->arg, !top ? "no KTAP in the kernel log" : "suite failed");
 	/* A suite that warns on purpose and ran must have warned, in this load. */
@@ -424,6 +438,33 @@ static void step_kunit(const struct step *s)
 	free(log.p);
 	/* KTAP wants the result line to carry the suite's name. */
 	result(top && ok, *suite ? suite : s->name, NULL);
+}
+
+/*
+ * A KUnit suite built into the kernel (@arg: its name), which ran at
+ * boot: its KTAP is in the boot log, nested here as a module's would be.
+ * (The suite that warns on purpose is only ever a module.)
+ */
+static void step_kunit_builtin(const struct step *s)
+{
+	char head[80], suite[64] = "";
+	const char *p;
+	int ok = 0, skipped = 0;
+
+	snprintf(head, sizeof(head), "    # Subtest: %s\n", s->arg);
+	p = boot_log.p ? strstr(boot_log.p, head) : NULL;
+	/* Start at its "KTAP version" line, the one before, if there is one. */
+	if (p && p - boot_log.p >= 5 && p[-1] == '\n') {
+		const char *prev = p - 1;
+
+		while (prev > boot_log.p && prev[-1] != '\n')
+			prev--;
+		if (strstr(prev, "    KTAP version") == prev)
+			p = prev;
+	}
+	if (!p || !suite_ktap(p, suite, &ok, &skipped))
+		diag("%s: not in the boot log", s->arg);
+	result(ok, s->arg, NULL);
 }
 
 /*
@@ -776,7 +817,10 @@ static void step_text_fleet(const struct step *s)
 	result(ok, s->name, NULL);
 }
 
-/* Expanded into one step per KUnit module in the initramfs (is_kunit_module()). */
+/*
+ * Expanded into one step per KUnit module in the initramfs
+ * (is_kunit_module()), and one per suite built into the kernel.
+ */
 #define KUNIT_MODULES ((void (*)(const struct step *))NULL)
 
 static const struct step steps[] = {
@@ -798,14 +842,14 @@ static const struct step steps[] = {
 	{ "alloc_bench", step_bench_alloc, NULL, ALLOC },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -c 2 -e @fleet", CYCLES },
 	{ "fault_injection_setup", step_fault_setup, NULL, FULL | DEBUG | KUNIT | DISTRO },
-	{ "kunit", KUNIT_MODULES, NULL, FULL | DEBUG | KUNIT | DISTRO },
+	{ "kunit", KUNIT_MODULES, NULL, FULL | DEBUG | KUNIT | DISTRO | NOMOD },
 	{ "kprobe_slots", step_kprobe_slots, NULL, FULL | DEBUG | KUNIT | DISTRO },
 	/* make bench times 1,000 probes; make check takes 200 (2 vCPUs make each dear). */
 	{ "kprobe_fleet", step_text_fleet, "kprobes probes=200", FULL | DEBUG | DISTRO },
 	{ "kprobe_fleet", step_text_fleet, "kprobes", ALLOC },
 	{ "ftrace_selftest", step_ftrace_selftest, NULL, FTRACE },
 	{ "ftrace_tramp", step_text_fleet, "ftrace", FULL | DEBUG | DISTRO },
-	{ "bpf_tramp", step_tap_child, "/bin/bpf_tramp -e @fleet", FULL | DEBUG | DISTRO },
+	{ "bpf_tramp", step_tap_child, "/bin/bpf_tramp -e @fleet", FULL | DEBUG | DISTRO | NOMOD },
 	{ "bpf_tramp", step_tap_child, "/bin/bpf_tramp -e @fleet -b 1000", ALLOC },
 	{ "bpf_tramp_kernel", step_tap_child, "/bin/bpf_tramp -k -e @fleet -m ipmodify_kprobe.ko",
 	  FULL | DEBUG | DISTRO },
@@ -823,10 +867,14 @@ static int is_kunit_module(const char *name, size_t len)
 	       !strcmp(name, "test_kprobes.ko");
 }
 
-/* The steps of @mode, with the KUnit placeholder expanded. */
-static struct step *make_plan(int mode, size_t *n)
+/*
+ * The steps of @mode, with the KUnit placeholder expanded; with @only,
+ * those named @only alone (only= on the command line: make repeat).
+ */
+static struct step *make_plan(int mode, const char *only, size_t *n)
 {
 	struct step *plan = malloc(64 * sizeof(*plan));
+	const char *p;
 	size_t i;
 
 	*n = 0;
@@ -836,6 +884,8 @@ static struct step *make_plan(int mode, size_t *n)
 
 		if (!(steps[i].modes & mode))
 			continue;
+		if (steps[i].run && only && strcmp(steps[i].name, only))
+			continue;
 		if (steps[i].run) {
 			plan[(*n)++] = steps[i];
 			continue;
@@ -844,7 +894,9 @@ static struct step *make_plan(int mode, size_t *n)
 		while (d && (e = readdir(d)) && *n < 48) {
 			size_t len = strlen(e->d_name);
 
-			if (!is_kunit_module(e->d_name, len))
+			if (!is_kunit_module(e->d_name, len) ||
+			    (only && strncmp(e->d_name, only, len - 3)) ||
+			    (only && only[len - 3]))
 				continue;
 			plan[(*n)++] = (struct step){
 				.name = strndup(e->d_name, len - 3),
@@ -854,6 +906,18 @@ static struct step *make_plan(int mode, size_t *n)
 		}
 		if (d)
 			closedir(d);
+		/* Suites built in ran at boot: one step each, from the boot log. */
+		for (p = boot_log.p; p && (p = strstr(p, "\n    # Subtest: ")) && *n < 48; p++) {
+			char name[64];
+
+			if (sscanf(p, "\n    # Subtest: %63s", name) == 1 &&
+			    (!only || !strcmp(name, only)))
+				plan[(*n)++] = (struct step){
+					.name = strdup(name),
+					.run = step_kunit_builtin,
+					.arg = strdup(name),
+				};
+		}
 	}
 	return plan;
 }
@@ -894,7 +958,7 @@ int main(void)
 			 !strcmp(mode, "bench") ? BENCH : !strcmp(mode, "layout") ? LAYOUT :
 			 !strcmp(mode, "distro") ? DISTRO : !strcmp(mode, "nomod") ? NOMOD :
 			 !strcmp(mode, "cycles") ? CYCLES : !strcmp(mode, "alloc") ? ALLOC :
-			 !strcmp(mode, "ftrace") ? FTRACE : FULL, &nsteps);
+			 !strcmp(mode, "ftrace") ? FTRACE : FULL, getenv("only"), &nsteps);
 	/* The plan must follow the version line, or kunit.py ignores it. */
 	fprintf(ktap, "KTAP version 1\n1..%zu\n# guest: %s %s\n",
 		nsteps, u.machine, u.release);

@@ -91,18 +91,38 @@ static inline int have_module(const char *file)
 	return access(path, R_OK) == 0;
 }
 
-/* Areas of loaded modules: /proc/vmallocinfo names move_module() as their caller. */
-static inline int module_areas(void)
+/* One pass: areas of loaded modules (vmallocinfo names move_module()). */
+static inline int module_areas_once(void)
 {
 	char line[512];
 	FILE *f = fopen("/proc/vmallocinfo", "r");
 	int n = 0;
 
-	while (f && fgets(line, sizeof(line), f))
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
 		n += strstr(line, " move_module+") != NULL;
-	if (f)
-		fclose(f);
+	fclose(f);
 	return n;
+}
+
+/*
+ * Areas of loaded modules, as three passes in a row count them; -1 if
+ * none agreed in 50 passes. /proc/vmallocinfo is a seq_file that resumes
+ * by position at each read(): an area freed below the reader between two
+ * reads (a module's init sections, a BPF program's struct bpf_prog) makes
+ * one pass skip a line, and so can two in a row.
+ */
+static inline int module_areas(void)
+{
+	int n = module_areas_once(), prev, same = 0, tries;
+
+	for (tries = 0; n >= 0 && same < 2 && tries < 50; tries++) {
+		prev = n;
+		n = module_areas_once();
+		same = n == prev ? same + 1 : 0;
+	}
+	return same < 2 ? -1 : n;
 }
 
 /*
@@ -112,15 +132,16 @@ static inline int module_areas(void)
  * until only the new module's core is left of what loading it mapped
  * (@before: module_areas() before the load), and then until DirectMap4k
  * reads the same twice: it is changed just after the area goes.
- * Returns 0, or -1 after 10 s.
+ * Returns 0, or -1 after 10 s or when @before is -1.
  */
 static inline int module_init_freed(int before)
 {
 	long dm = -2;
-	int i;
+	int i, n;
 
-	for (i = 0; i < 100; i++) {
-		if (module_areas() <= before + 1) {
+	for (i = 0; before >= 0 && i < 100; i++) {
+		n = module_areas();
+		if (n >= 0 && n <= before + 1) {
 			if (meminfo("DirectMap4k") == dm)
 				return 0;
 			dm = meminfo("DirectMap4k");

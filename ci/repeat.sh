@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Boot one guest N times in a row with one step of its run (only=STEP),
+# each boot judged like make guest, against the lines of the run's
+# manifest that belong to STEP. For a check that once failed and passed
+# on a rerun: the count of passing boots is the evidence.
+# Usage: ci/repeat.sh ARCH NAME KERNEL INITRAMFS LOGDIR TREE RESULTS N STEP
+# BOOT_APPEND is passed on, with only=STEP added. Writes each boot's
+# lines to LOGDIR/N/results and one line to RESULTS:
+# "PASS|FAIL NAME/repeat/STEP (K of N boots passed)". Exit 2 for harness
+# errors, as ci/guest.sh.
+set -euo pipefail
+arch=$1 name=$2 kernel=$3 initrd=$4 logs=$5 tree=$6 results=$7 n=$8 step=$9
+here=$(dirname "$(realpath "$0")")
+manifest=$here/../tests/manifest/$name
+
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "repeat: N must be a positive count, not '$n'" >&2; exit 2; }
+mkdir -p "$logs"
+rm -f "$results"
+# The step's own lines: "test STEP", "test STEP/...", "skip STEP/... | ...".
+awk -v s="$step" '$1 ~ /^(test|skip)$/ && ($2 == s || index($2, s "/") == 1)' \
+	"$manifest" >"$logs/manifest"
+[ -s "$logs/manifest" ] || { echo "repeat: $manifest lists no $step" >&2; exit 2; }
+
+passed=0
+for i in $(seq 1 "$n"); do
+	rm -rf "${logs:?}/$i"
+	MANIFEST=$logs/manifest BOOT_APPEND="${BOOT_APPEND:-} only=$step" \
+		"$here/guest.sh" "$arch" "$name" "$kernel" "$initrd" "$logs/$i" "$tree" \
+		"$logs/$i/results"
+	if grep -q '^PASS' "$logs/$i/results" && ! grep -qv '^PASS\|^SKIP' "$logs/$i/results"; then
+		passed=$((passed + 1))
+	fi
+	echo "repeat: $name $step: boot $i of $n, $passed passed so far" >&2
+done
+if [ "$passed" = "$n" ]; then v=PASS; else v=FAIL; fi
+echo "$v $name/repeat/$step ($passed of $n boots passed)" >"$results"
