@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -24,6 +25,9 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/filter.h>
+#include <linux/netlink.h>
 
 #include "bpfsum.h"
 #include "ftracelog.h"
@@ -661,6 +665,94 @@ static void step_bench_alloc(const struct step *s)
 	result(done && ret == -EAGAIN, s->name, NULL);
 }
 
+/* A classic filter on a new (netlink) socket: the socket, or -errno. */
+static int cbpf_socket(void)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_LEN, 0),
+		BPF_STMT(BPF_RET | BPF_A, 0),
+	};
+	struct sock_fprog fprog = { .len = 2, .filter = code };
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE), err;
+
+	if (fd < 0)
+		return -errno;
+	if (!setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog)))
+		return fd;
+	err = -errno;
+	close(fd);
+	return err;
+}
+
+#define PRED_ROUNDS	5
+
+/*
+ * Predictor flushes per classic BPF load after a churn of tracing text
+ * (make bench, both kernels). A TCG CPU needs no IBPB, so neither kernel
+ * decides to flush; pred_flush_count.ko turns the decisions on and
+ * counts them. First PRED_ROUNDS filters are loaded and closed one after
+ * the other: a load after a free must flush on both kernels, and these
+ * show that the counter counts. One more filter, kept, pays for what
+ * they left. Then PRED_ROUNDS rounds of kprobe_fleet's probes armed and
+ * taken away (kprobes' instruction slots and the optimizer's detour
+ * buffers come and go), each followed by one filter loaded and kept. bpf_prog_pack keeps its packs to BPF, so
+ * kprobes never dirty them; execmem keeps classic BPF in chunks of its
+ * own (EXECMEM_BPF_UNPRIV), so the goal is the baseline's count.
+ */
+static void step_pred_flush(const struct step *s)
+{
+	int fds[PRED_ROUNDS + 1], i, r = 0, fd, ok = 1, ret, before, control;
+	char params[256];
+
+	snprintf(params, sizeof(params), "key=%#llx sck=%#llx sct=%#llx",
+		 ksym_addr("bpf_pred_flush_enabled"), ksym_addr("__SCK__bpf_arch_pred_flush"),
+		 ksym_addr("__SCT__bpf_arch_pred_flush"));
+	ret = load_module("pred_flush_count.ko", params);
+	if (!ret)
+		ret = load_module("kprobe_fleet.ko", "probes=200");
+	if (ret) {
+		diag("insmod: %d (%s)", ret, params);
+		result(0, s->name, NULL);
+		return;
+	}
+	before = module_param_read("pred_flush_count", "flushes");
+	for (i = 0; ok && i < PRED_ROUNDS; i++) {
+		fd = cbpf_socket();
+		ok = fd >= 0;
+		if (ok)
+			close(fd);
+		/* The filter is freed after an RCU grace period, by a work item. */
+		sleep(1);
+	}
+	control = module_param_read("pred_flush_count", "flushes") - before;
+	diag("metric: pred_flushes_cbpf_after_free %d", control);
+	if (ok && control < 1) {
+		diag("%d filters loaded after frees, and no flush counted", PRED_ROUNDS);
+		ok = 0;
+	}
+	/* One filter kept, which pays for what the control left dirty. */
+	fds[0] = ok ? cbpf_socket() : -1;
+	ok = fds[0] >= 0;
+	before = module_param_read("pred_flush_count", "flushes");
+	for (r = 1; ok && r <= PRED_ROUNDS; r++) {
+		ret = module_param_write("kprobe_fleet", "armed", "1");
+		if (!ret)
+			ret = module_param_write("kprobe_fleet", "armed", "0");
+		fds[r] = ret ? ret : cbpf_socket();
+		ok = fds[r] >= 0;
+		if (!ok)
+			diag("round %d: %d", r, fds[r]);
+	}
+	if (ok)
+		diag("metric: pred_flushes_cbpf_after_kprobes %d",
+		     module_param_read("pred_flush_count", "flushes") - before);
+	while (r--)
+		if (fds[r] >= 0)
+			close(fds[r]);
+	unload_module("kprobe_fleet");
+	result(ok, s->name, NULL);
+}
+
 /*
  * Dynamic text that kallsyms lists under a pseudo-module of its own:
  * kprobes' instruction pages under [__builtin__kprobes], one symbol a
@@ -839,6 +931,7 @@ static const struct step steps[] = {
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 300 -r -e @fleet", DEMO },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -b -e @fleet", BENCH },
 	{ "text_mutex_bench", step_bench_alloc, "text_mutex", BENCH },
+	{ "pred_flush", step_pred_flush, NULL, BENCH },
 	{ "alloc_bench", step_bench_alloc, NULL, ALLOC },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -c 2 -e @fleet", CYCLES },
 	{ "fault_injection_setup", step_fault_setup, NULL, FULL | DEBUG | KUNIT | DISTRO },
