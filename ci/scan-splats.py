@@ -13,10 +13,15 @@ that printed nothing proved nothing.
 
 Tests that make the kernel warn on purpose bracket those calls with the
 console lines "expected splats begin: NAME" and "expected splats end".
-Inside such a window a denylisted line is let through only when it
-matches one of the patterns WINDOWS lists for NAME ("NAME | ERE"), or for
-every window ("* | ERE"). Everything else still fails there: a lockdep
-report, KASAN, BUG or Oops inside a window is as fatal as outside. A
+WINDOWS says, per NAME, which reports the window expects, by their exact
+message: "NAME | ERE" matches the message that heads a report (the text
+a WARN() prints after "cut here", or warn_alloc()'s line), searched in
+the line without its timestamp; "NAME | at ERE" matches the location of
+a WARN_ON() that prints no message ("WARNING: CPU: n PID: n at LOCATION").
+Inside a window, a report's furniture ("cut here", its WARNING line and
+one "Call Trace:") is let through only for a report that one of those
+heads; everything else that the denylist matches still fails there: a
+warning with another message, a lockdep report, KASAN, BUG or Oops. A
 window with no entry in WINDOWS, a nested window and a window left open
 fail as well.
 """
@@ -25,6 +30,10 @@ import sys
 
 BEGIN = re.compile(r"expected splats begin: (.*?)\s*$")
 END = "expected splats end"
+STAMP = re.compile(r"^\[\s*[0-9.]+\]\s?")
+CUT = "------------[ cut here ]------------"
+WARNING = re.compile(r"WARNING: CPU: [0-9]+ PID: [0-9]+ at (.*)$")
+TRACE = re.compile(r"Call [Tt]race:")
 
 
 def patterns(path):
@@ -43,7 +52,10 @@ def main(argv):
             name, sep, pat = (s.strip() for s in entry.partition("|"))
             if not sep or not pat:
                 raise ValueError("%s: cannot read %r" % (argv[2], entry))
-            allow.setdefault(name, []).append(re.compile(pat))
+            kind = "at" if pat.startswith("at ") else "msg"
+            if kind == "at":
+                pat = pat[3:].strip()
+            allow.setdefault(name, {"msg": [], "at": []})[kind].append(re.compile(pat))
         with open(argv[3], errors="replace") as f:
             log = f.read().splitlines()
     except (OSError, ValueError, re.error) as e:
@@ -57,24 +69,46 @@ def main(argv):
     if not any(l.strip() for l in log):
         bad.append("0: the console log is empty")
     window, opened = None, 0
+    # In a window: the report whose head was expected (its WARNING line
+    # and one Call Trace may follow), and a "cut here" awaiting its head.
+    armed, cut = False, None
     for n, line in enumerate(log, 1):
         m = BEGIN.search(line)
         if m:
             if window is not None:
                 bad.append("%d: window %r opened inside window %r" % (n, m.group(1), window))
-            window, opened = m.group(1), n
+            window, opened, armed, cut = m.group(1), n, False, None
             if window not in allow:
                 bad.append("%d: window %r has no entry in %s" % (n, window, argv[2]))
             continue
         if END in line:
-            window = None
+            if cut is not None:
+                bad.append("%d:%s" % cut)
+            window, cut = None, None
             continue
-        if not any(d.search(line) for d in deny):
-            continue
-        if window is not None and any(a.search(line) for a in
-                                      allow.get(window, []) + allow.get("*", [])):
-            continue
-        bad.append("%d:%s" % (n, line))
+        if window is not None:
+            want = allow.get(window, {"msg": [], "at": []})
+            text = STAMP.sub("", line)
+            w = WARNING.search(text)
+            if any(p.search(text) for p in want["msg"]):
+                armed, cut = True, None
+                continue
+            if CUT in text:
+                if cut is not None:
+                    bad.append("%d:%s" % cut)
+                armed, cut = False, (n, line)
+                continue
+            if w and (armed or any(p.search(w.group(1)) for p in want["at"])):
+                armed, cut = True, None
+                continue
+            if TRACE.search(text) and armed:
+                armed = False
+                continue
+            if cut is not None and any(d.search(line) for d in deny):
+                bad.append("%d:%s" % cut)
+                cut = None
+        if any(d.search(line) for d in deny):
+            bad.append("%d:%s" % (n, line))
     if window is not None:
         bad.append("expected splats window %r opened at line %d never closed" % (window, opened))
     for b in bad:
