@@ -42,9 +42,12 @@ BOOT_APPEND_distro := mode=distro nodes=2
 QEMU_NODES_distro := 2
 # A kernel without loadable modules reads test_bpf's and KUnit's
 # built-in runs from the boot log (16 MiB, ci/boot.sh): the nomod variant
-# on x86_64, and arm64's one kernel (ci/configs/arm64.config).
+# on x86_64, and arm64's one kernel.
 BOOT_APPEND_nomod := mode=nomod
 BOOT_APPEND_arm64 := mode=nomod
+# arm64's one kernel at the tip (bisect's last prefix, make build) is
+# built without modules: ci/configs/arm64-nomod.config.
+TIPVAR_arm64 := nomod
 BOOT_APPEND ?= fleet=$(FLEET_$(ARCH)) $(BOOT_APPEND_$(ARCH)) $(BOOT_APPEND_$(VARIANT))
 STAGE	:= ci/stage.sh
 # Run on its own, a target that writes results fails when they hold a
@@ -95,12 +98,13 @@ $(B)/tip.stamp: $(B)/applied.stamp ci/worktree.sh
 ## build       build one kernel: ARCH=x86_64|arm64 [VARIANT=debug|distro|nomod (x86_64)]
 build: $(B)/applied.stamp $(if $(VARIANT),$(B)/tip.stamp)
 	$(if $(VARIANT),,@ci/tree-clean.sh $(TREE) $(B)/applied.stamp)
-	@ci/build.sh $(SRC) $(OUT) $(ARCH) $(VARIANT)
+	@ci/build.sh $(SRC) $(OUT) $(ARCH) $(or $(VARIANT),$(TIPVAR_$(ARCH)))
 
 ## bisect      build every prefix of the series: ARCH="x86_64 arm64"
 bisect: $(B)/applied.stamp
 	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
-	@ci/bisect.sh $(TREE) $(B) "$(ARCH)"
+	@TIP_VARIANTS="$(foreach a,$(ARCHES),$(if $(TIPVAR_$(a)),$(a):$(TIPVAR_$(a))))" \
+		ci/bisect.sh $(TREE) $(B) "$(ARCH)"
 
 $(B)/harden-refusals: $(B)/tree.stamp ci/harden-refusals.sh
 	@ci/harden-refusals.sh $(TREE) >$@.tmp && mv $@.tmp $@
@@ -149,7 +153,7 @@ initramfs: $(call GUEST_BIN,$(ARCH))
 
 ## boot        boot ARCH's kernel in QEMU and run the guest suite
 boot: initramfs
-	@ci/boot.sh $(ARCH) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS)
+	@QEMU_NODES=$(or $(QEMU_NODES_$(VARIANT)),1) ci/boot.sh $(ARCH) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) $(LOGS) "$(BOOT_APPEND)"
 
 ## guest       boot, then judge: KTAP via the KUnit parser, manifest, splat scan
 guest: initramfs
@@ -161,6 +165,7 @@ guest: initramfs
 
 ## repeat      boot a guest N times with one step alone: STEP=bpf_fleet N=20 [ARCH=, VARIANT=]
 repeat: initramfs
+	$(if $(and $(STEP),$(N)),,$(error make repeat needs STEP=NAME and N=COUNT))
 	@mkdir -p $(RESULTS)
 	@BOOT_APPEND="$(BOOT_APPEND)" QEMU_NODES=$(or $(QEMU_NODES_$(VARIANT)),1) \
 		ci/repeat.sh $(ARCH) $(ARCH)$(SUFFIX) $(OUT)/$(KIMAGE_$(ARCH)) $(INITRD) \

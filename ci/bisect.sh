@@ -17,7 +17,9 @@
 # that names the patch and the arch. The floor: base..series must hold as
 # many commits as the series file lists patches, at least one, or nothing
 # is built and that is a harness error too; each arch closes with a
-# "prefixes" line that counts what it passed.
+# "prefixes" line that counts what it passed. TIP_VARIANTS="ARCH:VARIANT
+# ..." builds an arch's tip as that variant (arm64:nomod: every earlier
+# prefix with modules, the tip, which make check boots, without).
 set -euo pipefail
 tree=$1 b=$2 arches=$3
 here=$(dirname "$(realpath "$0")")
@@ -65,8 +67,14 @@ for c in "${commits[@]}"; do
 		built="$built $a"
 		last[$a]=$name
 		mkdir -p "$b/out-$a"
+		variant=
+		if [ $k = ${#commits[@]} ]; then
+			for tv in ${TIP_VARIANTS:-}; do
+				[ "${tv%%:*}" = "$a" ] && variant=${tv#*:}
+			done
+		fi
 		VALIDATE=$validate TARGETS=$targets "$here/build.sh" "$tree" "$b/out-$a" "$a" \
-			>"$b/out-$a/bisect.log" 2>&1 &
+			$variant >"$b/out-$a/bisect.log" 2>&1 &
 		pid[$a]=$!
 	done
 	broken=

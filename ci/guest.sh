@@ -8,11 +8,12 @@
 # manifest). Nothing from an earlier run survives into this one.
 # With EXPORTS_OF=KERNEL_OUT, also judges that build's exports
 # (ci/exports.sh): the boot that first runs a kernel does, once. With
-# MANIFEST=FILE, the run is held to FILE (ci/repeat.sh: one step's lines).
+# GUEST_MANIFEST=FILE, the run is held to FILE (ci/repeat.sh: one step's
+# lines).
 set -euo pipefail
 arch=$1 name=$2 kernel=$3 initrd=$4 logs=$5 tree=$6 results=$7
 here=$(dirname "$(realpath "$0")")
-manifest=${MANIFEST:-$here/../tests/manifest/$name}
+manifest=${GUEST_MANIFEST:-$here/../tests/manifest/$name}
 
 rm -f "$results"
 mkdir -p "$logs"

@@ -7,13 +7,16 @@
 # BOOT_APPEND is passed on, with only=STEP added. Writes each boot's
 # lines to LOGDIR/N/results and one line to RESULTS:
 # "PASS|FAIL NAME/repeat/STEP (K of N boots passed)". Exit 2 for harness
-# errors, as ci/guest.sh.
+# errors of its own (no manifest lines for STEP). STEP is a step's name in
+# tests/guest/init.c whose results the manifest lists under that name
+# (a KUnit module's results carry its suite's name instead).
 set -euo pipefail
 arch=$1 name=$2 kernel=$3 initrd=$4 logs=$5 tree=$6 results=$7 n=$8 step=$9
 here=$(dirname "$(realpath "$0")")
 manifest=$here/../tests/manifest/$name
 
 [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "repeat: N must be a positive count, not '$n'" >&2; exit 2; }
+[ -n "$step" ] || { echo "repeat: no STEP" >&2; exit 2; }
 mkdir -p "$logs"
 rm -f "$results"
 # The step's own lines: "test STEP", "test STEP/...", "skip STEP/... | ...".
@@ -24,10 +27,14 @@ awk -v s="$step" '$1 ~ /^(test|skip)$/ && ($2 == s || index($2, s "/") == 1)' \
 passed=0
 for i in $(seq 1 "$n"); do
 	rm -rf "${logs:?}/$i"
-	MANIFEST=$logs/manifest BOOT_APPEND="${BOOT_APPEND:-} only=$step" \
+	# A boot that hung or crashed QEMU (a harness error for make guest)
+	# is a failed boot here: the count goes on.
+	rc=0
+	GUEST_MANIFEST=$logs/manifest BOOT_APPEND="${BOOT_APPEND:-} only=$step" \
 		"$here/guest.sh" "$arch" "$name" "$kernel" "$initrd" "$logs/$i" "$tree" \
-		"$logs/$i/results"
-	if grep -q '^PASS' "$logs/$i/results" && ! grep -qv '^PASS\|^SKIP' "$logs/$i/results"; then
+		"$logs/$i/results" || rc=$?
+	if [ $rc = 0 ] && grep -q '^PASS' "$logs/$i/results" &&
+	   ! grep -qv '^PASS\|^SKIP' "$logs/$i/results"; then
 		passed=$((passed + 1))
 	fi
 	echo "repeat: $name $step: boot $i of $n, $passed passed so far" >&2
