@@ -90,7 +90,9 @@ def main(argv):
             want = allow.get(window, {"msg": [], "at": []})
             text = STAMP.sub("", line)
             w = WARNING.search(text)
-            if any(p.search(text) for p in want["msg"]):
+            denied = any(d.search(line) for d in deny)
+            # A head is never a line the denylist matches itself.
+            if not denied and any(p.search(text) for p in want["msg"]):
                 armed, cut = True, None
                 continue
             if CUT in text:
@@ -98,7 +100,10 @@ def main(argv):
                     bad.append("%d:%s" % cut)
                 armed, cut = False, (n, line)
                 continue
-            if w and (armed or any(p.search(w.group(1)) for p in want["at"])):
+            # "at": a WARN_ON() prints nothing between "cut here" and
+            # its WARNING line.
+            bare = cut is not None and cut[0] == n - 1
+            if w and (armed or (bare and any(p.search(w.group(1)) for p in want["at"]))):
                 armed, cut = True, None
                 continue
             if TRACE.search(text) and armed:
