@@ -399,10 +399,12 @@ static const char *suite_ktap(const char *log, char suite[64], int *ok, int *ski
 /*
  * Load a KUnit test module (@arg) and nest the suite's KTAP, which the
  * kernel log carries, under this step. Modules named *_warn_kunit.ko
- * make the kernel warn on purpose; under panic_on_warn they skip, and
- * otherwise, unless the suite itself skipped (no backend), the kernel's
- * warning count must grow while they load. Under fault injection,
- * panic_on_warn is lifted while a suite runs (see step_fault_setup()). The
+ * make the kernel warn on purpose: unless the suite itself skipped (no
+ * backend), the kernel's warning count must grow while they load. While
+ * such a module loads, and while any suite runs under fault injection
+ * (see step_fault_setup()), panic_on_warn is lifted, so that the debug
+ * kernel runs them under KASAN and lockdep; the console's expected-splats
+ * windows still allow only the warnings they name (ci/splat-windows). The
  * step passes when the suite's own result line says ok; a suite that
  * never prints one fails. Modules hold one suite each.
  */
@@ -414,11 +416,8 @@ static void step_kunit(const struct step *s)
 	int ret, ok = 0, warns, warned, skipped = 0;
 	int pow = module_param_read("kernel", "panic_on_warn") > 0;
 
-	if (strstr(s->arg, "_warn_kunit.ko") && pow) {
-		result(1, s->name, "warns on purpose, and panic_on_warn is set");
-		return;
-	}
-	pow = pow && fault_injection;	/* see step_fault_setup() */
+	/* Lifted for a suite that warns on purpose, and under fault injection. */
+	pow = pow && (fault_injection || strstr(s->arg, "_warn_kunit.ko"));
 	if (pow && write_file(PANIC_ON_WARN, "0"))
 		diag("cannot lift panic_on_warn for %s", s->arg);
 	warns = read_int(WARN_COUNT);
@@ -843,6 +842,46 @@ static void step_ftrace_selftest(const struct step *s)
  * module's of the last (suffixed "_last"), are metrics, for make bench,
  * which runs this on both kernels.
  */
+/* Lines of @path that hold both @a and @b, or -1 without the file. */
+static int count_lines(const char *path, const char *a, const char *b)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, a) && strstr(line, b);
+	fclose(f);
+	return n;
+}
+
+/*
+ * With the kprobe fleet of module @mod armed: wait until debugfs lists
+ * every probe of it as optimized (the optimizer runs from a delayed work
+ * item, after a grace period), require that kallsyms lists the detour
+ * buffers' pages (their placement is text_pages()' to check, with the
+ * other pages of kprobes), then have the module run its sled: every
+ * probe must fire once as a jump. 0, or -1 with a message.
+ */
+static int kprobes_optimized(const char *mod)
+{
+	int want = module_param_read(mod, "probes"), n = -1, pages, i, ret;
+
+	for (i = 0; i < 300 && n != want; i++) {
+		if (i)
+			usleep(100 * 1000);
+		n = count_lines("/sys/kernel/debug/kprobes/list", "kprobe_fleet_", "[OPTIMIZED]");
+	}
+	pages = count_lines("/proc/kallsyms", " kprobe_optinsn_page", "[__builtin__kprobes]");
+	ret = n == want ? module_param_write(mod, "fire", "1") : -1;
+	diag("optimizer: %d of %d probes optimized, %d pages of detour buffers, %s",
+	     n, want, pages, n != want ? "the sled not run again" :
+	     ret ? "not every optimized probe fired once" : "each fired once");
+	return want > 0 && n == want && pages > 0 && !ret ? 0 : -1;
+}
+
 static void step_text_fleet(const struct step *s)
 {
 	const char *params = strchr(s->arg, ' ');
@@ -872,10 +911,14 @@ static void step_text_fleet(const struct step *s)
 	for (r = 1; ok && r <= FLEET_ROUNDS; r++) {
 		struct text_pages tp = { 0 };
 		struct buf log = { 0 };
+		int unoptimized = 0;
 
 		kmsg_drain(&boot_log);
 		ret = module_param_write(s->name, "armed", "1");
 		if (!ret) {
+			/* The detour buffers come with the optimizer: first. */
+			if (!strncmp(s->arg, "kprobes", kind))
+				unoptimized = kprobes_optimized(s->name);
 			text_pages(owner, want_pmd, &tp);
 			ret = module_param_write(s->name, "armed", "0");
 		}
@@ -885,7 +928,7 @@ static void step_text_fleet(const struct step *s)
 		diag("round %d: %s; %d symbols in %d pages, %d 2M regions, %d pages on 4K mappings, %d misplaced",
 		     r, ret ? strerror(-ret) : "made, checked, taken away", tp.symbols, tp.pages,
 		     tp.regions, tp.pte, tp.misplaced);
-		ok = !ret && tp.symbols && !tp.misplaced;
+		ok = !ret && tp.symbols && !tp.misplaced && !unoptimized;
 		if (r > 1)
 			continue;
 		diag("metric: %.*s_pages %d", kind, s->arg, tp.pages);

@@ -50,7 +50,9 @@
 /*
  * The probed text: SLED_INSNS copies of "nopl 0x0(%rax,%rax,1)", then a
  * return. Probes find it by name, so that its address is never taken.
- * Each NOP is a symbol of its own (kprobe_fleet_nopN): the optimizer
+ * Each NOP has a label of its own (kprobe_fleet_nopN, a plain symbol:
+ * typed as a function, each would be one objtool warns about, having no
+ * size), which kallsyms lists and takes as a function: the optimizer
  * decodes the whole function around a probe before it takes the probe
  * (x86's can_optimize()), so with one 5,000-byte function every
  * registration decoded all 1,000 NOPs, and that, not the kernel's own
@@ -61,7 +63,6 @@ asm(".pushsection .text, \"ax\"\n"
 	"kprobe_fleet_sled:\n"
 	".altmacro\n"
 	".macro kprobe_fleet_nop n\n"
-	".type kprobe_fleet_nop\\n, @function\n"
 	"kprobe_fleet_nop\\n:\n"
 	".byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"
 	".endm\n"
@@ -205,6 +206,22 @@ static int armed_disarm(void)
 }
 
 #include "armed.h"
+
+/*
+ * Writing 1 to "fire" runs the sled once more, while the fleet is armed:
+ * the guest does so once debugfs says the optimizer has turned every
+ * probe into a jump to its detour buffer.
+ */
+static int fire_set(const char *val, const struct kernel_param *kp)
+{
+	return armed ? fleet_run("once optimized") : -ENOENT;
+}
+
+static const struct kernel_param_ops fire_ops = {
+	.set = fire_set,
+};
+module_param_cb(fire, &fire_ops, NULL, 0200);
+MODULE_PARM_DESC(fire, "write 1: run the sled; fails unless each probe fires once");
 
 MODULE_DESCRIPTION("register, fire and remove a fleet of kprobes, on demand");
 MODULE_LICENSE("GPL");
