@@ -44,11 +44,11 @@ QEMU_NODES_distro := 2
 # built-in runs from the boot log (16 MiB, ci/boot.sh): the nomod variant
 # on x86_64, and arm64's one kernel.
 BOOT_APPEND_nomod := mode=nomod
-BOOT_APPEND_arm64 := mode=nomod
 # arm64's one kernel at the tip (bisect's last prefix, make build) is
-# built without modules: ci/configs/arm64-nomod.config.
+# built without modules: ci/configs/arm64-nomod.config. It boots as the
+# variant it was built as.
 TIPVAR_arm64 := nomod
-BOOT_APPEND ?= fleet=$(FLEET_$(ARCH)) $(BOOT_APPEND_$(ARCH)) $(BOOT_APPEND_$(VARIANT))
+BOOT_APPEND ?= fleet=$(FLEET_$(ARCH)) $(BOOT_APPEND_$(or $(VARIANT),$(TIPVAR_$(ARCH))))
 STAGE	:= ci/stage.sh
 # Run on its own, a target that writes results fails when they hold a
 # FAIL or no PASS (ci/judge.sh); make check sets IN_CHECK=1 so that every

@@ -71,43 +71,47 @@ def main(argv):
     window, opened = None, 0
     # In a window: the report whose head was expected (its WARNING line
     # and one Call Trace may follow), and a "cut here" awaiting its head.
-    armed, cut = False, None
+    armed, cut, prev = None, None, 0
     for n, line in enumerate(log, 1):
         m = BEGIN.search(line)
         if m:
             if window is not None:
                 bad.append("%d: window %r opened inside window %r" % (n, m.group(1), window))
-            window, opened, armed, cut = m.group(1), n, False, None
+            window, opened, armed, cut = m.group(1), n, None, None
             if window not in allow:
                 bad.append("%d: window %r has no entry in %s" % (n, window, argv[2]))
             continue
         if END in line:
             if cut is not None:
                 bad.append("%d:%s" % cut)
-            window, cut = None, None
+            window, cut, armed = None, None, None
             continue
         if window is not None:
             want = allow.get(window, {"msg": [], "at": []})
             text = STAMP.sub("", line)
             w = WARNING.search(text)
             denied = any(d.search(line) for d in deny)
-            # A head is never a line the denylist matches itself.
-            if not denied and any(p.search(text) for p in want["msg"]):
-                armed, cut = True, None
+            if not text.strip():
+                continue
+            # Nothing but blank lines since this report's "cut here".
+            after_cut = cut is not None and cut[0] == prev
+            prev = n
+            # A head is never a line the denylist matches itself; a WARN()'s
+            # message comes right after its "cut here", and only it may
+            # arm a WARNING line; any other head arms one Call Trace.
+            if not denied and any(p.search(text) for p in want["msg"]) and (cut is None or after_cut):
+                armed, cut = "warn" if after_cut else "trace", None
                 continue
             if CUT in text:
                 if cut is not None:
                     bad.append("%d:%s" % cut)
-                armed, cut = False, (n, line)
+                armed, cut = None, (n, line)
                 continue
-            # "at": a WARN_ON() prints nothing between "cut here" and
-            # its WARNING line.
-            bare = cut is not None and cut[0] == n - 1
-            if w and (armed or (bare and any(p.search(w.group(1)) for p in want["at"]))):
-                armed, cut = True, None
+            if w and (armed == "warn" or (after_cut and any(p.search(w.group(1)) for p in want["at"]))):
+                armed, cut = "trace", None
                 continue
             if TRACE.search(text) and armed:
-                armed = False
+                armed = None
                 continue
             if cut is not None and any(d.search(line) for d in deny):
                 bad.append("%d:%s" % cut)

@@ -858,27 +858,30 @@ static int count_lines(const char *path, const char *a, const char *b)
 }
 
 /*
- * With the kprobe fleet of module @mod armed: wait until debugfs lists
- * every probe of it as optimized (the optimizer runs from a delayed work
- * item, after a grace period), require that kallsyms lists the detour
- * buffers' pages (their placement is text_pages()' to check, with the
- * other pages of kprobes), then have the module run its sled: every
- * probe must fire once as a jump. 0, or -1 with a message.
+ * With the kprobe fleet of module @mod armed: debugfs must list every
+ * probe of it as optimized (queued for the optimizer, which works from a
+ * delayed work item, after a grace period), kallsyms must list the
+ * detour buffers' pages (their placement is text_pages()' to check, with
+ * the other pages of kprobes), and then the module's "fire" must run the
+ * sled once the text holds a jump at every probe (-EAGAIN until then; up
+ * to 30 s): every probe must fire once as a jump. 0, or -1 with a
+ * message.
  */
 static int kprobes_optimized(const char *mod)
 {
-	int want = module_param_read(mod, "probes"), n = -1, pages, i, ret;
+	int want = module_param_read(mod, "probes"), n, pages, i, ret = -EAGAIN;
 
-	for (i = 0; i < 300 && n != want; i++) {
+	n = count_lines("/sys/kernel/debug/kprobes/list", "kprobe_fleet_", "[OPTIMIZED]");
+	pages = count_lines("/proc/kallsyms", " kprobe_optinsn_page", "[__builtin__kprobes]");
+	for (i = 0; n == want && ret == -EAGAIN && i < 300; i++) {
 		if (i)
 			usleep(100 * 1000);
-		n = count_lines("/sys/kernel/debug/kprobes/list", "kprobe_fleet_", "[OPTIMIZED]");
+		ret = module_param_write(mod, "fire", "1");
 	}
-	pages = count_lines("/proc/kallsyms", " kprobe_optinsn_page", "[__builtin__kprobes]");
-	ret = n == want ? module_param_write(mod, "fire", "1") : -1;
 	diag("optimizer: %d of %d probes optimized, %d pages of detour buffers, %s",
 	     n, want, pages, n != want ? "the sled not run again" :
-	     ret ? "not every optimized probe fired once" : "each fired once");
+	     ret == -EAGAIN ? "not every probe a jump after 30 s" :
+	     ret ? "not every probe fired once as a jump" : "each fired once as a jump");
 	return want > 0 && n == want && pages > 0 && !ret ? 0 : -1;
 }
 

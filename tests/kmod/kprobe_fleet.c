@@ -44,6 +44,8 @@
 #include <linux/stringify.h>
 #include <linux/timex.h>
 
+#include <asm/text-patching.h>
+
 #define SLED_INSNS	1000
 #define NOP5_LEN	5
 
@@ -208,20 +210,32 @@ static int armed_disarm(void)
 #include "armed.h"
 
 /*
- * Writing 1 to "fire" runs the sled once more, while the fleet is armed:
- * the guest does so once debugfs says the optimizer has turned every
- * probe into a jump to its detour buffer.
+ * Writing 1 to "fire" runs the sled once more, while the fleet is armed,
+ * once the optimizer has turned every probe into a jump to its detour
+ * buffer: until it has, the write fails with -EAGAIN and the guest
+ * tries again. debugfs marks a probe [OPTIMIZED] as soon as it is queued
+ * for the optimizer; the jump in the text is what shows it was done.
  */
 static int fire_set(const char *val, const struct kernel_param *kp)
 {
-	return armed ? fleet_run("once optimized") : -ENOENT;
+	bool fire;
+	int i, ret = kstrtobool(val, &fire);
+
+	if (ret || !fire)
+		return ret ?: -EINVAL;
+	if (!armed)
+		return -ENOENT;
+	for (i = 0; i < probes; i++)
+		if (*(u8 *)fleet[i].kp.addr != JMP32_INSN_OPCODE)
+			return -EAGAIN;
+	return fleet_run("once optimized");
 }
 
 static const struct kernel_param_ops fire_ops = {
 	.set = fire_set,
 };
 module_param_cb(fire, &fire_ops, NULL, 0200);
-MODULE_PARM_DESC(fire, "write 1: run the sled; fails unless each probe fires once");
+MODULE_PARM_DESC(fire, "write 1: run the sled, once every probe is a jump (-EAGAIN before); fails unless each probe fires once");
 
 MODULE_DESCRIPTION("register, fire and remove a fleet of kprobes, on demand");
 MODULE_LICENSE("GPL");
