@@ -749,6 +749,12 @@ static void step_pred_flush(const struct step *s)
 		if (fds[r] >= 0)
 			close(fds[r]);
 	unload_module("kprobe_fleet");
+	/* Its exit puts the flush and the key back as they were. */
+	unload_module("pred_flush_count");
+	if (!access("/sys/module/pred_flush_count", F_OK)) {
+		diag("pred_flush_count is still loaded after rmmod");
+		ok = 0;
+	}
 	result(ok, s->name, NULL);
 }
 
