@@ -73,6 +73,7 @@ def main(argv):
     # and one Call Trace may follow), and a "cut here" awaiting its head.
     armed, cut, prev = None, None, 0
     for n, line in enumerate(log, 1):
+        denied = any(d.search(line) for d in deny)
         m = BEGIN.search(line)
         if m:
             if window is not None:
@@ -90,7 +91,6 @@ def main(argv):
             want = allow.get(window, {"msg": [], "at": []})
             text = STAMP.sub("", line)
             w = WARNING.search(text)
-            denied = any(d.search(line) for d in deny)
             if not text.strip():
                 continue
             # Nothing but blank lines since this report's "cut here".
@@ -113,10 +113,10 @@ def main(argv):
             if TRACE.search(text) and armed:
                 armed = None
                 continue
-            if cut is not None and any(d.search(line) for d in deny):
+            if cut is not None and denied:
                 bad.append("%d:%s" % cut)
                 cut = None
-        if any(d.search(line) for d in deny):
+        if denied:
             bad.append("%d:%s" % (n, line))
     if window is not None:
         bad.append("expected splats window %r opened at line %d never closed" % (window, opened))

@@ -450,21 +450,13 @@ static void step_kunit(const struct step *s)
  */
 static void step_kunit_builtin(const struct step *s)
 {
-	char head[80], suite[64] = "";
+	char head[96], suite[64] = "";
 	const char *p;
 	int ok = 0, skipped = 0;
 
-	snprintf(head, sizeof(head), "    # Subtest: %s\n", s->arg);
+	/* From its "KTAP version" line, which KUnit prints just before. */
+	snprintf(head, sizeof(head), "    KTAP version 1\n    # Subtest: %s\n", s->arg);
 	p = boot_log.p ? strstr(boot_log.p, head) : NULL;
-	/* Start at its "KTAP version" line, the one before, if there is one. */
-	if (p && p - boot_log.p >= 5 && p[-1] == '\n') {
-		const char *prev = p - 1;
-
-		while (prev > boot_log.p && prev[-1] != '\n')
-			prev--;
-		if (strstr(prev, "    KTAP version") == prev)
-			p = prev;
-	}
 	if (!p || !suite_ktap(p, suite, &ok, &skipped))
 		diag("%s: not in the boot log", s->arg);
 	result(ok, s->arg, NULL);
@@ -836,37 +828,6 @@ static void step_ftrace_selftest(const struct step *s)
 #define FLEET_ROUNDS	3
 
 /*
- * A fleet of dynamic text of one kind, made and taken away FLEET_ROUNDS
- * times by the module the step is named after (tests/kmod/NAME.c),
- * through its parameter "armed", while the module stays loaded: loading
- * a module splits the direct map for its own text, which is not the
- * fleet's doing. @s->arg names the kind: kallsyms lists its text under
- * [__builtin__KIND], and its figures are KIND_... metrics. What follows
- * KIND after a space is passed to the module.
- *
- * Each round the module checks its own work (every probe fired, say),
- * and every symbol of the kind must be RO+X, on a PMD where the kernel
- * puts dynamic text on execmem. There, DirectMap4k must not grow over
- * the whole loop either. The figures of the first round, and the
- * module's of the last (suffixed "_last"), are metrics, for make bench,
- * which runs this on both kernels.
- */
-/* Lines of @path that hold both @a and @b, or -1 without the file. */
-static int count_lines(const char *path, const char *a, const char *b)
-{
-	char line[512];
-	FILE *f = fopen(path, "r");
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, a) && strstr(line, b);
-	fclose(f);
-	return n;
-}
-
-/*
  * With the kprobe fleet of module @mod armed: debugfs must list every
  * probe of it as optimized (queued for the optimizer, which works from a
  * delayed work item, after a grace period), kallsyms must list the
@@ -894,6 +855,22 @@ static int kprobes_optimized(const char *mod)
 	return want > 0 && n == want && pages > 0 && !ret ? 0 : -1;
 }
 
+/*
+ * A fleet of dynamic text of one kind, made and taken away FLEET_ROUNDS
+ * times by the module the step is named after (tests/kmod/NAME.c),
+ * through its parameter "armed", while the module stays loaded: loading
+ * a module splits the direct map for its own text, which is not the
+ * fleet's doing. @s->arg names the kind: kallsyms lists its text under
+ * [__builtin__KIND], and its figures are KIND_... metrics. What follows
+ * KIND after a space is passed to the module.
+ *
+ * Each round the module checks its own work (every probe fired, say),
+ * and every symbol of the kind must be RO+X, on a PMD where the kernel
+ * puts dynamic text on execmem. There, DirectMap4k must not grow over
+ * the whole loop either. The figures of the first round, and the
+ * module's of the last (suffixed "_last"), are metrics, for make bench,
+ * which runs this on both kernels.
+ */
 static void step_text_fleet(const struct step *s)
 {
 	const char *params = strchr(s->arg, ' ');

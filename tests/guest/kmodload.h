@@ -91,19 +91,25 @@ static inline int have_module(const char *file)
 	return access(path, R_OK) == 0;
 }
 
-/* One pass: areas of loaded modules (vmallocinfo names move_module()). */
-static inline int module_areas_once(void)
+/* Lines of @path that hold both @a and @b, or -1 without the file. */
+static inline int count_lines(const char *path, const char *a, const char *b)
 {
 	char line[512];
-	FILE *f = fopen("/proc/vmallocinfo", "r");
+	FILE *f = fopen(path, "r");
 	int n = 0;
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		n += strstr(line, " move_module+") != NULL;
+		n += strstr(line, a) && strstr(line, b);
 	fclose(f);
 	return n;
+}
+
+/* One pass: areas of loaded modules (vmallocinfo names move_module()). */
+static inline int module_areas_once(void)
+{
+	return count_lines("/proc/vmallocinfo", " move_module+", " move_module+");
 }
 
 /*
