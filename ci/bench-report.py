@@ -335,7 +335,7 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   no huge vmap), so the text spans hundreds of 4K iTLB entries. execmem
   maps its chunks with PMDs and starts in the kernel text's own huge
   page (the text tail).
-- Reserved memory: execmem holds the 2044 KiB text tail for good; the
+- Reserved memory: execmem holds the {tail_kb} KiB text tail for good; the
   baseline gave it back to the page allocator at boot. That is the
   price of the first programs sharing the kernel text's huge page, and
   it shows in "reserved after unload". Chunks beyond the tail are all
@@ -344,7 +344,7 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   a chunk each time.
 - IPIs: on x86 kernel-range flushes (set_memory_*(), vfree purges)
   arrive as function-call IPIs, not as "TLB shootdowns", so both rows
-  are shown. Both kernels send a handful; execmem's come from giving
+  are shown. execmem's come from giving
   empty chunks back (NX, then RW, then vfree), the baseline's from
   freeing packs.
 - Throughput: loading a program is mostly the verifier and the JIT;
@@ -390,7 +390,7 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   hundred instructions of tree upkeep where the pack's search finds
   room in the first word; a free pays the same upkeep on top of the
   text poke both kernels make to trap the memory; and from 10 to
-  10,000 live execmem's cost still doubles, because it walks a list
+  10,000 live execmem's cost still grows, because it walks a list
   of chunks that grows with the load (the pack walks its packs too)
   and its updates climb further up the tree when the chunks are
   fragmented. "With its header poke" adds the text poke that writes
@@ -510,6 +510,7 @@ def main():
                                qemu=os.environ.get('BENCH_QEMU', 'see ci/boot.sh'),
                                gbase=base_run.get('guest', ''), gnew=new_run.get('guest', ''),
                                table=table(base, new),
+                               tail_kb=new.get('text_tail_kb', 'no'),
                                missed='; '.join(missed) if missed else 'none',
                                undecided='; '.join(undecided) if undecided else 'none'))
     return 0
