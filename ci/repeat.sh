@@ -19,10 +19,7 @@ manifest=$here/../tests/manifest/$name
 [ -n "$step" ] || { echo "repeat: no STEP" >&2; exit 2; }
 mkdir -p "$logs"
 rm -f "$results"
-# The step's own lines: "test STEP", "test STEP/...", "skip STEP/... | ...".
-awk -v s="$step" '$1 ~ /^(test|skip)$/ && ($2 == s || index($2, s "/") == 1)' \
-	"$manifest" >"$logs/manifest"
-[ -s "$logs/manifest" ] || { echo "repeat: $manifest lists no $step" >&2; exit 2; }
+"$here/step-manifest.sh" "$manifest" "$step" >"$logs/manifest"
 
 passed=0
 for i in $(seq 1 "$n"); do
