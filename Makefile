@@ -59,7 +59,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 
 .DEFAULT_GOAL := demo
 .PHONY: demo deps tree apply export build bisect initramfs boot guest repeat layout ftrace check \
-	golden roundtrip checkpatch mutants bench help clean
+	golden roundtrip checkpatch control mutants bench help clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -134,7 +134,7 @@ $(B)/cbpf_where-%: tests/guest/cbpf_where.c tests/guest/bpfsys.h tests/guest/kmo
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 $(B)/jit_free-%: tests/guest/jit_free.c tests/guest/bpfsys.h tests/guest/kmodload.h \
-		tests/guest/modstep.h $(B)/tree.stamp | $(B)/deps.stamp
+		tests/guest/ksym.h tests/guest/modstep.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 ## initramfs   pack the guest PID 1 and the test modules of ARCH's build
@@ -279,11 +279,19 @@ bench: $(B)/applied.stamp $(call GUEST_BIN,x86_64)
 	@gnuplot $(B)/bench/bench.gp && cp $(B)/bench/bench.png docs/benchmarks.png
 	@echo "bench: build/bench/bench.json, build/bench/bench.png, docs/benchmarks.md"
 
-## mutants     put known defects into execmem one at a time; KUnit must catch each (docs/mutants.md)
+## control     the pristine base kernel, same configs and guest: peers pass, execmem's checks fail (tests/manifest/x86_64-control)
+control: $(B)/applied.stamp $(call GUEST_BIN,x86_64)
+	@mkdir -p $(RESULTS)
+	@ci/control.sh $(TREE) $(B) $(B)/control $(RESULTS)/x86_64-control \
+		"fleet=$(FLEET_x86_64)"
+	$(JUDGE) $(RESULTS)/x86_64-control
+
+## mutants     put known defects into the series one at a time, each caught by its own check (docs/mutants.md); MUTANTS="a b" for some
 mutants: $(B)/applied.stamp $(call GUEST_BIN,x86_64)
 	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
 	@mkdir -p $(RESULTS)
-	@rc=0; ci/mutants.sh $(TREE) $(B)/mutants docs/mutants.md >$(RESULTS)/host-mutants || rc=$$?; \
+	@rc=0; MUTANTS="$(MUTANTS)" FLEET=$(FLEET_x86_64) ci/mutants.sh $(TREE) $(B)/mutants docs/mutants.md \
+		>$(RESULTS)/host-mutants || rc=$$?; \
 	 cat $(RESULTS)/host-mutants; exit $$rc
 	$(JUDGE) $(RESULTS)/host-mutants
 

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Boot one guest and judge it: the guest's KTAP through the tree's KUnit
-# parser (ci/ktap-report.py), held to the run's manifest, and the console
-# log through the splat scanner.
+# parser (ci/ktap-report.py), held to the run's manifest (whose "fail"
+# lines turn expected failures into passes: make control), and the
+# console log through the splat scanner.
 # Usage: ci/guest.sh ARCH NAME KERNEL INITRAMFS LOGDIR TREE RESULTS
 # Writes result lines to RESULTS. Exit 0 when judged (pass or fail),
 # 2 for harness errors (QEMU, a timeout, a parser that crashed, no
 # manifest). Nothing from an earlier run survives into this one.
 # With EXPORTS_OF=KERNEL_OUT, also judges that build's exports
 # (ci/exports.sh): the boot that first runs a kernel does, once. With
-# GUEST_MANIFEST=FILE, the run is held to FILE (ci/repeat.sh: one step's
-# lines).
+# GUEST_MANIFEST=FILE, the run is held to FILE (ci/repeat.sh and
+# ci/mutants.sh: one step's lines).
 set -euo pipefail
 arch=$1 name=$2 kernel=$3 initrd=$4 logs=$5 tree=$6 results=$7
 here=$(dirname "$(realpath "$0")")
@@ -29,8 +30,7 @@ tmp=$results.tmp
 	if [ -s "$logs/verdict.ktap" ]; then
 		python3 "$here/ktap-report.py" "$tree" "$name/guest" "$logs/verdict.ktap" \
 			"$logs/kunit.txt" >"$logs/report.txt" || exit 2
-		cat "$logs/report.txt"
-		python3 "$here/manifest.py" "$manifest" "$name/guest" "$logs/report.txt" \
+		python3 "$here/manifest.py" --all "$manifest" "$name/guest" "$logs/report.txt" \
 			"$logs/verdict.ktap" || exit 2
 	else
 		echo "FAIL $name/guest/no-verdict"

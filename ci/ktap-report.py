@@ -14,7 +14,8 @@ Nothing that went wrong may read as a pass:
    never printed is "FAIL .../missing-N";
  - a group whose own result line says "not ok" (a TAP program that exited
    non-zero after printing only "ok" lines, a KUnit suite line) fails as
-   ".../group/(group)", whatever its children said;
+   ".../group/(group)", whatever its children said, and one the parser
+   found errors in as ".../group/(group) (errors)";
  - a group the parser could not close (no result line, 0 tests run) fails;
  - a result line the parser did not take (one past its group's plan, say)
    fails as "FAIL PREFIX/unparsed": each line must be a result the tree
@@ -47,7 +48,11 @@ def walk(test, path, out):
         status = sub.status.name
         if sub.subtests:
             bad += walk(sub, path + [name], out)
-            if status not in OK or sub.counts.errors:
+            if sub.counts.errors:
+                # The parser's own complaint, never a child's failure.
+                out.append("FAIL %s/(group) (errors)" % "/".join(path + [name]))
+                bad += 1
+            elif status not in OK:
                 out.append("FAIL %s/(group)" % "/".join(path + [name]))
                 bad += 1
             continue
