@@ -335,7 +335,7 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   no huge vmap), so the text spans hundreds of 4K iTLB entries. execmem
   maps its chunks with PMDs and starts in the kernel text's own huge
   page (the text tail).
-- Reserved memory: execmem holds the {tail_kb} KiB text tail for good; the
+- Reserved memory: execmem holds the {tail_kb} kB text tail for good; the
   baseline gave it back to the page allocator at boot. That is the
   price of the first programs sharing the kernel text's huge page, and
   it shows in "reserved after unload". Chunks beyond the tail are all
@@ -348,7 +348,7 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   empty chunks back (NX, then RW, then vfree), the baseline's from
   freeing packs.
 - Throughput: loading a program is mostly the verifier and the JIT;
-  the allocator is a few percent of it. The cycles are timed with a
+  the allocator is a small part of it. The cycles are timed with a
   4 ms clock in a TCG guest. The goal is judged on the interleaved
   boots: five of each kernel in turn, two timed cycles a boot, so that
   a slow spell of the host falls on both. Where the two interquartile
@@ -386,9 +386,9 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   whose upkeep every allocation and free pays on its way up: that makes
   it dearer than a search that finds room at once (few live
   allocations) and far cheaper once there are gaps to step over.
-  Where execmem misses the goals: at 10 live an allocation pays a few
-  hundred instructions of tree upkeep where the pack's search finds
-  room in the first word; a free pays the same upkeep on top of the
+  Where execmem misses a goal at few live allocations, this is why: an
+  allocation pays for tree upkeep where the pack's search finds room in
+  the first word; a free pays the same upkeep on top of the
   text poke both kernels make to trap the memory; and from 10 to
   10,000 live execmem's cost still grows, because it walks a list
   of chunks that grows with the load (the pack walks its packs too)
@@ -510,7 +510,7 @@ def main():
                                qemu=os.environ.get('BENCH_QEMU', 'see ci/boot.sh'),
                                gbase=base_run.get('guest', ''), gnew=new_run.get('guest', ''),
                                table=table(base, new),
-                               tail_kb=new.get('text_tail_kb', 'no'),
+                               tail_kb=new.get('text_tail_kb', '(not reported)'),
                                missed='; '.join(missed) if missed else 'none',
                                undecided='; '.join(undecided) if undecided else 'none'))
     return 0
