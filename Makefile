@@ -59,7 +59,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 
 .DEFAULT_GOAL := demo
 .PHONY: demo deps tree apply export build bisect initramfs boot guest repeat layout ftrace check \
-	golden roundtrip checkpatch control mutants bench help clean
+	golden roundtrip checkpatch base control mutants bench help clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -270,19 +270,26 @@ check-guest-x86_64-debug check-guest-x86_64-distro check-guest-x86_64-nomod: che
 	@$(STAGE) guest-$* $(MAKE) -s guest ARCH=x86_64 VARIANT=$(lastword $(subst -, ,$*))
 
 ## bench       baseline vs patched x86_64, one run: build/bench/, docs/benchmarks.md
-bench: $(B)/applied.stamp $(call GUEST_BIN,x86_64)
+bench: base $(call GUEST_BIN,x86_64)
 	@$(MAKE) -s build ARCH=x86_64
-	@ci/bench.sh $(TREE) $(B)/out-x86_64 $(B)/bench $(B)
+	@ci/bench.sh $(TREE) $(BASE_OUT) $(B)/out-x86_64 $(B)/bench $(B)
 	@BENCH_WHEN="$$(date -u +%Y-%m-%d)" BENCH_QEMU="$$(cat $(B)/bench/patched/logs/qemu.cmd)" \
 		ci/bench-report.py $(B)/bench/baseline/metrics.json \
 		$(B)/bench/patched/metrics.json $(B)/bench docs/benchmarks.md
 	@gnuplot $(B)/bench/bench.gp && cp $(B)/bench/bench.png docs/benchmarks.png
 	@echo "bench: build/bench/bench.json, build/bench/bench.png, docs/benchmarks.md"
 
+## base        the pristine base kernel (tag 'base') for x86_64, from the same fragments; make control and make bench boot it
+BASE_OUT := $(B)/out-base-x86_64
+base: $(B)/applied.stamp
+	@ci/worktree.sh $(TREE) $(B)/base-src base >/dev/null
+	@# Symbols only the series defines are skipped by validation.
+	@VALIDATE=known ci/build.sh $(B)/base-src $(BASE_OUT) x86_64
+
 ## control     the pristine base kernel, same configs and guest: peers pass, execmem's checks fail (tests/manifest/x86_64-control)
-control: $(B)/applied.stamp $(call GUEST_BIN,x86_64)
+control: base $(call GUEST_BIN,x86_64)
 	@mkdir -p $(RESULTS)
-	@ci/control.sh $(TREE) $(B) $(B)/control $(RESULTS)/x86_64-control \
+	@ci/control.sh $(TREE) $(BASE_OUT) $(B) $(B)/control $(RESULTS)/x86_64-control \
 		"fleet=$(FLEET_x86_64)"
 	$(JUDGE) $(RESULTS)/x86_64-control
 

@@ -1,34 +1,29 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark: the pristine base kernel against the patched one,
 # same config fragments, same QEMU settings, same workload, one run.
-# Usage: ci/bench.sh TREE PATCHED_OUT BENCHDIR BINDIR
-#   TREE         the kernel git tree (its tag 'base' is the baseline)
+# Usage: ci/bench.sh TREE BASE_OUT PATCHED_OUT BENCHDIR BINDIR
+#   TREE         the kernel git tree
+#   BASE_OUT     the baseline: the pristine base kernel (make base)
 #   PATCHED_OUT  the patched x86_64 build (make build ARCH=x86_64)
 #   BENCHDIR     where the baseline tree, logs and results go
 #   BINDIR       holds gen_init_cpio, init-x86_64 and bpf_fleet-x86_64
 # Writes BENCHDIR/{baseline,patched}/metrics.json; exit 2 on any error.
 set -euo pipefail
-tree=$(realpath "$1") patched=$(realpath "$2") bench=$3 bin=$4
+tree=$(realpath "$1") base=$(realpath "$2") patched=$(realpath "$3") bench=$4 bin=$5
 here=$(dirname "$(realpath "$0")")
 mkdir -p "$bench"
 bench=$(realpath "$bench")
 
-# The baseline: a worktree of the tree at 'base', built with the same
-# fragments. Symbols only the series defines are skipped by validation.
-src=$bench/baseline-src
-"$here/worktree.sh" "$tree" "$src" base >/dev/null
-VALIDATE=known "$here/build.sh" "$src" "$bench/out-baseline" x86_64
-
 # boot KERNEL LOGDIR MODE: boot the baseline or the patched kernel.
 boot() {
-	local out=$bench/out-baseline fleet=plain
+	local out=$base fleet=plain
 	[ "$1" = patched ] && out=$patched fleet=execmem
 	"$here/boot.sh" x86_64 "$out/arch/x86/boot/bzImage" "$bench/$1/initramfs.cpio" \
 		"$2" "mode=$3 fleet=$fleet" || { echo "bench: the $1 guest gave no verdict" >&2; exit 2; }
 }
 
 for k in baseline patched; do
-	out=$bench/out-baseline
+	out=$base
 	[ $k = patched ] && out=$patched
 	mkdir -p "$bench/$k"
 	rm -rf "$bench/$k"/cycles-* "$bench/$k/alloc"

@@ -56,14 +56,11 @@ names=$(awk -F' [|] ' '!/^[[:space:]]*(#|$)/ { print $1 }' "$list")
 for n in $only; do
 	grep -qxF -- "$n" <<<"$names" || die "MUTANTS names '$n', which the list does not"
 done
+# The entries to run, tab-separated: all, or those MUTANTS names.
 entries() {
-	awk -F' [|] ' '!/^[[:space:]]*(#|$)/ {
-		print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 }' "$list" |
-	while IFS=$'\t' read -r name file lines expr check; do
-		if [ -z "$only" ] || [[ " $only " == *" $name "* ]]; then
-			printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$file" "$lines" "$expr" "$check"
-		fi
-	done
+	awk -F' [|] ' -v only=" $only " '!/^[[:space:]]*(#|$)/ &&
+		(only ~ /^ *$/ || index(only, " " $1 " ")) {
+		print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 }' "$list"
 }
 
 # Put mutant NAME's edit into the worktree; every part of it must apply.
