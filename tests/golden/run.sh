@@ -81,6 +81,7 @@ done
 rc=0; python3 "$ci/ktap-report.py" "$tree" g "$tmp/no-such.ktap" /dev/null >/dev/null 2>&1 || rc=$?
 say ktap/unreadable "$rc" 2
 
+
 # Manifests: NAME.{pass,fail}.ktap, reported, held to manifest/manifest
 # (a plain one) or manifest-control/manifest (with expected failures:
 # make control), the way ci/guest.sh does (--all): "pass" when no line of
@@ -173,6 +174,32 @@ got=same
 grep -E '^(Goals missed|Undecided)' "$tmp/bench.md" | diff -u "$g/bench/summary.expected" - >&2 ||
 	got=different
 say bench/report-summary $got same
+
+# The cover letter's fields (ci/cover.py) over a bench run made of the
+# two golden metrics above: letter.in -> letter.expected; a metric the
+# run lacks (or a name that is no metric), a table left open, one opened
+# inside another, an @end outside one and a row of three value cells are
+# errors.
+python3 -c 'import json, sys
+json.dump({"baseline": json.load(open(sys.argv[1])), "patched": json.load(open(sys.argv[2]))},
+          open(sys.argv[3], "w"))' "$g/bench/baseline.expected.json" \
+	"$g/bench/patched.expected.json" "$tmp/bench-run.json"
+rc=0; python3 "$ci/cover.py" "$g/cover/letter.in" "$tmp/bench-run.json" >"$tmp/letter" || rc=$?
+got=same; [ $rc = 0 ] && diff -u "$g/cover/letter.expected" "$tmp/letter" >&2 || got=different
+say cover/letter $got same
+for t in missing-metric not-a-metric open-table nested-table stray-end four-cells; do
+	rc=0; python3 "$ci/cover.py" "$g/cover/$t.in" "$tmp/bench-run.json" >/dev/null 2>&1 || rc=$?
+	say "cover/$t" "$rc" 2
+done
+
+# The changelogs' bench rows (ci/changelog-rows.py) over the same run:
+# 0001 quotes its rows, 0002 another run's; no template is an error.
+got=$(python3 "$ci/changelog-rows.py" "$g/changelog-rows/series" "$tmp/bench-run.json" \
+	"$g/changelog-rows/rows" 2>/dev/null | cut -d' ' -f1 | tr '\n' ' ') || got=error
+say changelog-rows/one-quotes-another-run "$got" "PASS FAIL "
+rc=0; python3 "$ci/changelog-rows.py" "$g/changelog-rows/series" "$tmp/bench-run.json" \
+	"$tmp" >/dev/null 2>&1 || rc=$?
+say changelog-rows/no-templates "$rc" 2
 
 # KASLR for chunks: first_chunk metrics of two boots. Different bases
 # pass; the same base twice, a boot with no chunk (0) or none reported,
