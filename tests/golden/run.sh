@@ -81,6 +81,25 @@ done
 rc=0; python3 "$ci/ktap-report.py" "$tree" g "$tmp/no-such.ktap" /dev/null >/dev/null 2>&1 || rc=$?
 say ktap/unreadable "$rc" 2
 
+# kunit.py's consoles (ci/kunit.sh): ktap-report.py --kunit, NAME.console
+# -> NAME.expected, with no done line of ours; a suite the plan promised
+# and never printed is missing. Each arch's console must meet its own
+# manifest (tests/manifest/kunit-ARCH) and fail the other's: the stub's
+# skips are not a backend's passes.
+for k in "$g"/kunit/*.console; do
+	name=$(basename "$k" .console)
+	rc=0; python3 "$ci/ktap-report.py" --kunit "$tree" g "$k" /dev/null >"$tmp/kunit-$name.out" ||
+		rc=$?
+	got=same; [ $rc = 0 ] && diff -u "$g/kunit/$name.expected" "$tmp/kunit-$name.out" >&2 ||
+		got=different
+	say "kunit/$name" $got same
+done
+for t in x86_64:x86_64:PASS arm64:arm64:PASS x86_64:arm64:FAIL arm64:x86_64:FAIL; do
+	IFS=: read -r con man want <<<"$t"
+	got=$(python3 "$ci/manifest.py" "$g/../manifest/kunit-$man" g "$tmp/kunit-$con.out" \
+		"$g/kunit/$con.console" 2>/dev/null | cut -d' ' -f1) || got=error
+	say "kunit/$con-console-vs-$man-manifest" "$got" "$want"
+done
 
 # Manifests: NAME.{pass,fail}.ktap, reported, held to manifest/manifest
 # (a plain one) or manifest-control/manifest (with expected failures:
@@ -200,6 +219,14 @@ say changelog-rows/one-quotes-another-run "$got" "PASS FAIL "
 rc=0; python3 "$ci/changelog-rows.py" "$g/changelog-rows/series" "$tmp/bench-run.json" \
 	"$tmp" >/dev/null 2>&1 || rc=$?
 say changelog-rows/no-templates "$rc" 2
+
+# The stage table of a make check log (ci/stage-report.py): a finished
+# run -> finished.expected; a log without its closing total is an error.
+rc=0; python3 "$ci/stage-report.py" "A run" "$g/stages/finished.log" >"$tmp/stages" || rc=$?
+got=same; [ $rc = 0 ] && diff -u "$g/stages/finished.expected" "$tmp/stages" >&2 || got=different
+say stages/finished $got same
+rc=0; python3 "$ci/stage-report.py" "A run" "$g/stages/unfinished.log" >/dev/null 2>&1 || rc=$?
+say stages/unfinished "$rc" 2
 
 # KASLR for chunks: first_chunk metrics of two boots. Different bases
 # pass; the same base twice, a boot with no chunk (0) or none reported,

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the log of one make check run into the table docs/ keeps of it.
+
+Usage: ci/stage-report.py TITLE LOG
+
+LOG is what make check printed (.ci/run's output): the "stage NAME: Ns"
+lines of ci/stage.sh, the bisect's "bisect: [k/n] ARCHES NAME (Ns)" lines
+and the closing "total: N passed, N failed[, N skipped]" of
+ci/summary.sh. Prints a Markdown section: TITLE, the total, and every
+stage's wall time in the order the stages ended, with the bisect's first
+prefix and the sum of the others apart. Exit 2 when the log has no stage
+or no total: a run that did not finish has no table.
+"""
+import re
+import sys
+
+STAGE = re.compile(r"^stage (\S+): (\d+)s( \(exit \d+\))?$")
+PREFIX = re.compile(r"^bisect: \[(\d+)/(\d+)\]\s*(.*?) (\S+) \((\d+)s\)$")
+TOTAL = re.compile(r"^total: \d+ passed, \d+ failed(, \d+ skipped)?$")
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write("usage: stage-report.py TITLE LOG\n")
+        return 2
+    stages, prefixes, total = [], [], None
+    with open(argv[2], errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = STAGE.match(line)
+            if m:
+                stages.append((m.group(1), int(m.group(2)), m.group(3) or ""))
+            m = PREFIX.match(line)
+            if m:
+                prefixes.append((int(m.group(1)), m.group(4), int(m.group(5))))
+            if TOTAL.match(line):
+                total = line
+    if not stages or total is None:
+        sys.stderr.write("stage-report: %s has no stage lines or no total\n" % argv[2])
+        return 2
+    print("## %s\n" % argv[1])
+    print("%s%s.\n" % (total[0].upper(), total[1:]))
+    print("| stage | wall time |")
+    print("| --- | ---: |")
+    for name, secs, err in stages:
+        print("| %s%s | %d s |" % (name, err, secs))
+    if prefixes:
+        first = prefixes[0]
+        rest = sum(p[2] for p in prefixes[1:])
+        print("\nOf bisect: the first prefix (%s), built from nothing for each "
+              "arch, %d s; the other %d prefixes %d s together." %
+              (first[1], first[2], len(prefixes) - 1, rest))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
