@@ -59,7 +59,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 
 .DEFAULT_GOAL := demo
 .PHONY: demo deps tree apply export build bisect initramfs boot guest repeat layout ftrace check \
-	golden roundtrip checkpatch base control mutants bench help clean
+	golden roundtrip checkpatch base control mutants bench kunit kunit-core help clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -208,11 +208,12 @@ golden: $(B)/tip.stamp
 	@tests/golden/run.sh $(TIP) >$(RESULTS)/host-golden
 	$(JUDGE) $(RESULTS)/host-golden
 
-## roundtrip   prove apply -> export reproduces the series byte for byte
+## roundtrip   prove apply -> export reproduces the series byte for byte, its cover letter and changelog rows from docs/bench.json
 roundtrip: $(B)/tip.stamp
 	@mkdir -p $(RESULTS)
 	@if ci/roundtrip.sh $(TIP) .; then echo "PASS host/roundtrip"; \
 	 else echo "FAIL host/roundtrip"; fi >$(RESULTS)/host-roundtrip
+	@ci/changelog-rows.py series docs/bench.json docs/changelog-rows >>$(RESULTS)/host-roundtrip
 	$(JUDGE) $(RESULTS)/host-roundtrip
 
 ## checkpatch  checkpatch --strict and kernel-doc over the series
@@ -269,6 +270,25 @@ check-guest-x86_64-nomod: check-guest-x86_64-distro check-build-x86_64-nomod
 check-guest-x86_64-debug check-guest-x86_64-distro check-guest-x86_64-nomod: check-guest-%:
 	@$(STAGE) guest-$* $(MAKE) -s guest ARCH=x86_64 VARIANT=$(lastword $(subst -, ,$*))
 
+## kunit       the tree's own kunit.py on mm/execmem.kunitconfig at the tip, for ARCH: x86_64 passes, arm64 shows the stub's skips
+kunit: $(B)/applied.stamp
+	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
+	@mkdir -p $(RESULTS)
+	@ci/kunit.sh $(TREE) $$(cat $(B)/applied.stamp) $(ARCH) $(B) kunit-$(ARCH) $(RESULTS)/kunit-$(ARCH)
+	$(JUDGE) $(RESULTS)/kunit-$(ARCH)
+
+# The core is the series' first CORE_PATCHES patches: the allocator, the
+# x86_64 backend and their KUnit suite (README, "The series").
+CORE_PATCHES := 3
+## kunit-core  the same on x86_64 at the prefix that ends the core, before any user
+kunit-core: $(B)/applied.stamp
+	@ci/tree-clean.sh $(TREE) $(B)/applied.stamp
+	@mkdir -p $(RESULTS)
+	@rev=$$(git -C $(TREE) rev-list --reverse base..$$(cat $(B)/applied.stamp) | sed -n $(CORE_PATCHES)p); \
+	 [ -n "$$rev" ] || { echo "kunit-core: the series has fewer than $(CORE_PATCHES) patches" >&2; exit 2; }; \
+	 ci/kunit.sh $(TREE) $$rev x86_64 $(B) kunit-x86_64-core $(RESULTS)/kunit-x86_64-core
+	$(JUDGE) $(RESULTS)/kunit-x86_64-core
+
 ## bench       baseline vs patched x86_64, one run: build/bench/, docs/benchmarks.md
 bench: base $(call GUEST_BIN,x86_64)
 	@$(MAKE) -s build ARCH=x86_64
@@ -277,7 +297,9 @@ bench: base $(call GUEST_BIN,x86_64)
 		ci/bench-report.py $(B)/bench/baseline/metrics.json \
 		$(B)/bench/patched/metrics.json $(B)/bench docs/benchmarks.md
 	@gnuplot $(B)/bench/bench.gp && cp $(B)/bench/bench.png docs/benchmarks.png
-	@echo "bench: build/bench/bench.json, build/bench/bench.png, docs/benchmarks.md"
+	@cp $(B)/bench/bench.json docs/bench.json
+	@echo "bench: build/bench/bench.json, build/bench/bench.png, docs/benchmarks.md, docs/bench.json"
+	@echo "bench: now make export, and read the cover letter and docs/changelog-rows/ against the new figures"
 
 ## base        the pristine base kernel (tag 'base') for x86_64, from the same fragments; make control and make bench boot it
 BASE_OUT := $(B)/out-base-x86_64
@@ -310,4 +332,4 @@ demo: $(B)/applied.stamp
 ## clean       remove build outputs (keeps the unpacked tree and ccache)
 clean:
 	rm -rf $(B)/out-* $(B)/kmod-* $(B)/logs $(B)/results $(B)/init-* $(B)/initramfs-* \
-		$(B)/bpf_fleet-* $(B)/bpf_tramp-* $(B)/cbpf_where-* $(B)/jit_free-*
+		$(B)/bpf_fleet-* $(B)/bpf_tramp-* $(B)/cbpf_where-* $(B)/jit_free-* $(B)/kunit-*

@@ -4,15 +4,25 @@
 # Each commit base..series becomes DEST/<folder>/NNNN-<subject>.patch; the
 # folder follows the subject's prefix ("x86" -> patches-x86, "arm64" ->
 # patches-arm64-stub, anything else -> patches-core). A cover letter, when
-# the branch has a description, becomes patches-core/0000-cover-letter.patch.
+# the branch has a description (rendered from docs/cover-letter.in, see
+# below), becomes patches-core/0000-cover-letter.patch.
 set -euo pipefail
 tree=$1 dest=$2
+here=$(dirname "$(realpath "$0")")
 git=(git -C "$tree")
 subject_prefix=${SUBJECT_PREFIX:-PATCH v3}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 count=$("${git[@]}" rev-list --count base..series)
+# The cover letter's source is docs/cover-letter.in; its figures are
+# fields over docs/bench.json, the last make bench run. ci/cover.py
+# renders it into the branch description, which format-patch reads.
+cover_in=$here/../docs/cover-letter.in
+if [ "$count" -gt 0 ] && [ -f "$cover_in" ]; then
+	text=$("$here/cover.py" "$cover_in" "$here/../docs/bench.json")
+	"${git[@]}" config branch.series.description "$text"
+fi
 cover=()
 if [ "$count" -gt 0 ] && "${git[@]}" config branch.series.description >/dev/null; then
 	cover=(--cover-letter --cover-from-description=subject)
