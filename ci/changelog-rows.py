@@ -14,18 +14,12 @@ changelogs. Exit 0 when judged, 2 on a harness error (no template, a
 template that does not render, no such patch).
 """
 import glob
-import importlib.util
 import json
 import os
 import sys
 
-
-def cover_module():
-    path = os.path.join(os.path.dirname(os.path.realpath(__file__)), "cover.py")
-    spec = importlib.util.spec_from_file_location("cover", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import cover  # noqa: E402 - ci/cover.py, beside this script
 
 
 def main(argv):
@@ -40,7 +34,6 @@ def main(argv):
     if not templates:
         sys.stderr.write("changelog-rows: no templates in %s\n" % folder)
         return 2
-    cover = cover_module()
     with open(bench) as f:
         run = json.load(f)
     scope = cover.scope_of(run)
