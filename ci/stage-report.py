@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 """Turn the log of one make check run into the table docs/ keeps of it.
 
-Usage: ci/stage-report.py TITLE LOG
+Usage: ci/stage-report.py TITLE LOG [WALL]
 
 LOG is what make check printed (.ci/run's output): the "stage NAME: Ns"
 lines of ci/stage.sh, the bisect's "bisect: [k/n] ARCHES NAME (Ns)" lines
 and the closing "total: N passed, N failed[, N skipped]" of
 ci/summary.sh. Prints a Markdown section: TITLE, the total, and every
 stage's wall time in the order the stages ended, with the bisect's first
-prefix and the sum of the others apart. Exit 2 when the log has no stage
-or no total: a run that did not finish has no table.
+prefix and the sum of the others apart; WALL, the run's wall time in
+seconds as its wrapper measured it, heads the table. Exit 2 when the log
+has no stage or no total: a run that did not finish has no table.
 """
 import re
 import sys
@@ -21,8 +22,8 @@ TOTAL = re.compile(r"^total: \d+ passed, \d+ failed(, \d+ skipped)?$")
 
 
 def main(argv):
-    if len(argv) != 3:
-        sys.stderr.write("usage: stage-report.py TITLE LOG\n")
+    if len(argv) not in (3, 4) or (len(argv) == 4 and not argv[3].isdigit()):
+        sys.stderr.write("usage: stage-report.py TITLE LOG [WALL]\n")
         return 2
     stages, prefixes, total = [], [], None
     with open(argv[2], errors="replace") as f:
@@ -41,6 +42,8 @@ def main(argv):
         return 2
     print("## %s\n" % argv[1])
     print("%s%s.\n" % (total[0].upper(), total[1:]))
+    if len(argv) == 4:
+        print("Wall time: %d s (%.0f minutes).\n" % (int(argv[3]), int(argv[3]) / 60))
     print("| stage | wall time |")
     print("| --- | ---: |")
     for name, secs, err in stages:
