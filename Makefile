@@ -294,6 +294,7 @@ bench: base $(call GUEST_BIN,x86_64)
 	@$(MAKE) -s build ARCH=x86_64
 	@ci/bench.sh $(TREE) $(BASE_OUT) $(B)/out-x86_64 $(B)/bench $(B)
 	@BENCH_WHEN="$$(date -u +%Y-%m-%d)" BENCH_QEMU="$$(cat $(B)/bench/patched/logs/qemu.cmd)" \
+		BENCH_SERIES="$$(git -C $(TREE) log -1 --format='%h %s' series)" \
 		ci/bench-report.py $(B)/bench/baseline/metrics.json \
 		$(B)/bench/patched/metrics.json $(B)/bench docs/benchmarks.md
 	@gnuplot $(B)/bench/bench.gp && cp $(B)/bench/bench.png docs/benchmarks.png

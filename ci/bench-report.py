@@ -480,7 +480,8 @@ def main():
     print(table(base, new))
     os.makedirs(outdir, exist_ok=True)
     with open(os.path.join(outdir, 'bench.json'), 'w') as f:
-        json.dump({'baseline': base_run, 'patched': new_run,
+        json.dump({'series': os.environ.get('BENCH_SERIES', 'unknown'),
+                   'baseline': base_run, 'patched': new_run,
                    'table': [dict(zip(('figure', 'baseline', 'patched', 'goal', 'met'), r))
                              for r in rows(base, new)]}, f, indent=1)
         f.write('\n')
