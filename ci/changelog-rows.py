@@ -16,6 +16,7 @@ template that does not render, no such patch).
 import glob
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
@@ -28,8 +29,9 @@ def main(argv):
         return 2
     series, bench, folder = argv[1:]
     root = os.path.dirname(os.path.realpath(series))
-    with open(series) as f:
-        patches = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+    here = os.path.dirname(os.path.realpath(__file__))
+    patches = subprocess.run([os.path.join(here, "series.sh"), series], check=True,
+                             capture_output=True, text=True).stdout.split()
     templates = sorted(glob.glob(os.path.join(folder, "[0-9][0-9][0-9][0-9].in")))
     if not templates:
         sys.stderr.write("changelog-rows: no templates in %s\n" % folder)

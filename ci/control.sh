@@ -2,10 +2,11 @@
 # The control run: the pristine base kernel (make base: TREE's tag
 # 'base', built from the same config fragments as the x86_64 kernel
 # under test), booted with the same guest and the same command line,
-# and judged against tests/manifest/x86_64-control. There the peer suites must pass and
-# every check of what execmem brings must fail: a check that passes on a
-# kernel without execmem cannot tell the series from no series. The
-# manifest says, for each check that passes on both, why it must.
+# and judged against tests/manifest/x86_64-control. There the peer
+# suites must pass and every check of what execmem brings must fail: a
+# check that passes on a kernel without execmem cannot tell the series
+# from no series. The manifest says, for each check that passes on both,
+# why it must.
 # Usage: ci/control.sh TREE BASE_OUT BINDIR WORKDIR RESULTS BOOT_APPEND
 # (BINDIR: gen_init_cpio and the guest programs.) Writes result lines to
 # RESULTS; exit 0 when judged, 2 on a harness error.

@@ -64,8 +64,9 @@ class Metrics:
         return self._metrics.get(key, default)
 
 
-def iqr(xs):
-    q1, q2, q3 = statistics.quantiles(xs, n=4, method="inclusive")
+def iqr(quartiles, xs):
+    """"median (q1-q3)" of @xs, by ci/bench-report.py's quartiles()."""
+    q1, q2, q3 = quartiles(xs)
     return "%.0f (%.0f-%.0f)" % (q2, q1, q3)
 
 
@@ -129,7 +130,8 @@ def scope_of(run):
     report = bench_report()
     return {"b": Metrics(run["baseline"]["metrics"]),
             "p": Metrics(run["patched"]["metrics"]),
-            "ratio": report.ratio, "itlb": report.itlb, "iqr": iqr,
+            "ratio": report.ratio, "itlb": report.itlb,
+            "iqr": lambda xs: iqr(report.quartiles, xs),
             "median": statistics.median, "len": len, "sum": sum, "min": min,
             "max": max, "round": round}
 
