@@ -129,12 +129,13 @@ $(B)/bpf_tramp-%: tests/guest/bpf_tramp.c tests/guest/bpfsys.h tests/guest/kmodl
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 $(B)/cbpf_where-%: tests/guest/cbpf_where.c tests/guest/bpfsys.h tests/guest/kmodload.h \
-		tests/guest/ksym.h tests/guest/meminfo.h tests/guest/modstep.h $(B)/tree.stamp \
-		| $(B)/deps.stamp
+		tests/guest/ksym.h tests/guest/meminfo.h tests/guest/modstep.h tests/guest/ptdump.h \
+		$(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 $(B)/jit_free-%: tests/guest/jit_free.c tests/guest/bpfsys.h tests/guest/kmodload.h \
-		tests/guest/ksym.h tests/guest/modstep.h $(B)/tree.stamp | $(B)/deps.stamp
+		tests/guest/ksym.h tests/guest/meminfo.h tests/guest/modstep.h tests/guest/ptdump.h \
+		$(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 ## initramfs   pack the guest PID 1 and the test modules of ARCH's build
@@ -201,6 +202,14 @@ ftrace: initramfs
 		$(LOGS)-ftrace $(TREE) $(RESULTS)/x86_64$(SUFFIX)-ftrace
 	$(JUDGE) $(RESULTS)/x86_64$(SUFFIX)-ftrace
 
+## modoff      x86_64: boot the kernel [VARIANT=] with execmem.modules=off; the steps that load modules, on module_alloc()
+modoff: initramfs
+	@mkdir -p $(RESULTS)
+	@BOOT_APPEND="mode=modules fleet=execmem execmem.modules=off" \
+		ci/guest.sh x86_64 x86_64$(SUFFIX)-modoff $(OUT)/$(KIMAGE_x86_64) $(INITRD) \
+		$(LOGS)-modoff $(TREE) $(RESULTS)/x86_64$(SUFFIX)-modoff
+	$(JUDGE) $(RESULTS)/x86_64$(SUFFIX)-modoff
+
 # The host checks read the tip worktree, which bisect does not move.
 ## golden      run the log parsers against canned logs (tests/golden)
 golden: $(B)/tip.stamp
@@ -222,7 +231,7 @@ checkpatch: $(B)/tip.stamp
 	@ci/checkpatch.sh $(TIP) series >$(RESULTS)/host-checkpatch
 	$(JUDGE) $(RESULTS)/host-checkpatch
 
-## check       bisect, both arches' guests, layout, ftrace, the debug, distro and nomod kernels; 'N passed, N failed'
+## check       bisect, both arches' guests, layout, ftrace, modoff, the debug, distro and nomod kernels; 'N passed, N failed'
 check: $(B)/deps.stamp
 	@rm -rf $(RESULTS)
 	@$(STAGE) apply $(MAKE) -s $(B)/tip.stamp
@@ -238,7 +247,7 @@ check: $(B)/deps.stamp
 # guest waits for its kernel and for the boot before it. Each arch boots a
 # kernel without loadable modules: arm64's only kernel is one, x86_64 has
 # the nomod variant.
-CHECK_BOOTS	:= guest-x86_64 guest-arm64 layout-x86_64 ftrace-x86_64 guest-x86_64-debug \
+CHECK_BOOTS	:= guest-x86_64 guest-arm64 layout-x86_64 ftrace-x86_64 modoff-x86_64 guest-x86_64-debug \
 		   ftrace-x86_64-debug guest-x86_64-distro guest-x86_64-nomod
 CHECK_BUILDS	:= build-x86_64-debug build-x86_64-distro build-x86_64-nomod
 CHECK_LAST	:= check-guest-x86_64-nomod
@@ -252,6 +261,8 @@ check-layout-x86_64: check-guest-arm64
 	@$(STAGE) layout-x86_64 $(MAKE) -s layout
 check-ftrace-x86_64: check-layout-x86_64
 	@$(STAGE) ftrace-x86_64 $(MAKE) -s ftrace
+check-modoff-x86_64: check-ftrace-x86_64
+	@$(STAGE) modoff-x86_64 $(MAKE) -s modoff
 check-host:
 	@$(STAGE) golden $(MAKE) -s golden
 	@$(STAGE) roundtrip $(MAKE) -s roundtrip
@@ -260,7 +271,7 @@ check-build-x86_64-debug: check-host
 	@nice -n 19 $(STAGE) build-x86_64-debug $(MAKE) -s build ARCH=x86_64 VARIANT=debug
 check-build-x86_64-distro: check-build-x86_64-debug
 	@nice -n 19 $(STAGE) build-x86_64-distro $(MAKE) -s build ARCH=x86_64 VARIANT=distro
-check-guest-x86_64-debug: check-ftrace-x86_64 check-build-x86_64-debug
+check-guest-x86_64-debug: check-modoff-x86_64 check-build-x86_64-debug
 check-ftrace-x86_64-debug: check-guest-x86_64-debug
 	@$(STAGE) ftrace-x86_64-debug $(MAKE) -s ftrace VARIANT=debug
 check-build-x86_64-nomod: check-build-x86_64-distro

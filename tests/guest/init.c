@@ -162,6 +162,7 @@ enum {
 	CYCLES = 256,	/* mode=cycles: timed fleet cycles only, for make bench */
 	ALLOC = 512,	/* mode=alloc: the allocation microbenchmark, for make bench */
 	FTRACE = 1024,	/* mode=ftrace: ftrace's startup selftests, on one vCPU */
+	MODULES = 2048,	/* mode=modules: the steps that load modules (execmem.modules=off) */
 };
 
 struct step {
@@ -949,6 +950,151 @@ static void step_text_fleet(const struct step *s)
 }
 
 /*
+ * Where the core text of each module loaded so far was, just after it
+ * loaded (load_module() records it in MODTEXT_LOG): every page mapped
+ * RO+X, and by a PMD where module text is on execmem. Runs after the
+ * steps that load modules: test_bpf, the KUnit modules, test_kprobes
+ * and the test modules of tests/kmod (test_vmalloc's init always fails,
+ * so it never stays loaded to be looked at).
+ */
+static void step_module_text(const struct step *s)
+{
+	int loads = 0, bad = 0, pages, misplaced;
+	char line[256], name[64];
+	FILE *f = fopen(MODTEXT_LOG, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %d %d", name, &pages, &misplaced) != 3)
+			continue;
+		loads++;
+		if (!pages || misplaced) {
+			diag("%s: %s", name, !pages ? "not found in /proc/modules" :
+			     "core text not RO+X, or not mapped as wanted");
+			bad++;
+		}
+		diag("%s: %d pages of core text, %d misplaced", name, pages, misplaced);
+	}
+	if (f)
+		fclose(f);
+	if (!loads) {
+		result(1, s->name, "no module loaded on this kernel");
+		return;
+	}
+	diag("%d module loads, %d with text misplaced (wanted: RO+X%s)", loads, bad,
+	     module_text_want() > 0 ? ", on PMDs" : module_text_want() < 0 ? ", on 4K pages" : "");
+	result(!bad, s->name, NULL);
+}
+
+#define CHURN_CYCLES	200
+
+/*
+ * After a module was unloaded: wait until no more than @areas module
+ * areas are left (its init sections go from a work item) and execmem's
+ * chunks read the same twice (the frees of other users' code run from
+ * work items too), then read them and DirectMap4k. 0, or -1 after 10 s.
+ */
+static int churn_settle(int areas, int *chunks, long *dm4k)
+{
+	int i, n, prev = -2;
+
+	for (i = 0; areas >= 0 && i < 100; i++) {
+		n = module_areas();
+		if (n >= 0 && n <= areas) {
+			*chunks = vm_areas("execmem_create_chunk");
+			if (*chunks >= 0 && *chunks == prev) {
+				*dm4k = meminfo("DirectMap4k");
+				return 0;
+			}
+			prev = *chunks;
+		}
+		usleep(100 * 1000);
+	}
+	return -1;
+}
+
+/* Where module @name has its core text, from /proc/modules; 0 if nowhere. */
+static unsigned long long module_text_addr(const char *name)
+{
+	unsigned long long addr = 0, a;
+	char line[512], mod[64];
+	FILE *f = fopen("/proc/modules", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %*s %*s %*s %*s %llx", mod, &a) == 2 &&
+		    !strcmp(mod, name))
+			addr = a;
+	if (f)
+		fclose(f);
+	return addr;
+}
+
+/*
+ * modtext.ko (tests/kmod), which checks the writes to its own text from
+ * its init, loaded and unloaded CHURN_CYCLES times. Every load must pass
+ * and every unload take the module away, and the first load must have
+ * its text where module_text wants it. The text must not leak: the last
+ * load's text is no higher than the first's (execmem hands out the
+ * lowest room that fits, so the text a free gave back is taken again),
+ * and there are no more of execmem's chunks after the last cycle than
+ * after the first. DirectMap4k is reported, not judged: module data
+ * still has pages of its own, whose permissions split the direct map
+ * wherever the page allocator hands them out.
+ */
+static void step_module_churn(const struct step *s)
+{
+	unsigned long long addr[2] = { 0, 0 };
+	int areas = module_areas(), chunks[2] = { -1, -1 }, ret = 0, i, placed = 0;
+	long dm4k[2] = { -1, -1 };
+	char line[256];
+	FILE *f;
+
+	if (!have_module("modtext.ko")) {
+		result(1, s->name, "no modtext.ko on this kernel");
+		return;
+	}
+	for (i = 0; !ret && i < CHURN_CYCLES; i++) {
+		int last = i == CHURN_CYCLES - 1;
+
+		/* The first load has where its text is recorded, the rest not. */
+		ret = i ? load_module_only("modtext.ko", "") : load_module("modtext.ko", "");
+		if (ret) {
+			diag("load %d of modtext.ko: %s", i + 1, strerror(-ret));
+			break;
+		}
+		if (!i || last)
+			addr[last] = module_text_addr("modtext");
+		unload_module("modtext");
+		if (!access("/sys/module/modtext", F_OK)) {
+			diag("modtext is still loaded after rmmod %d", i + 1);
+			ret = -EBUSY;
+		}
+		if (!ret && (!i || last) && churn_settle(areas, &chunks[last], &dm4k[last])) {
+			diag("cycle %d: module areas or execmem's chunks did not settle in 10 s", i + 1);
+			ret = -ETIMEDOUT;
+		}
+	}
+	f = fopen(MODTEXT_LOG, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		int pages, misplaced;
+		char name[64];
+
+		if (sscanf(line, "%63s %d %d", name, &pages, &misplaced) == 3 &&
+		    !strcmp(name, "modtext"))
+			placed = pages > 0 && !misplaced;
+	}
+	if (f)
+		fclose(f);
+	diag("%d cycles; text at %#llx first, %#llx last; %d chunks after the first, %d after the last",
+	     i, addr[0], addr[1], chunks[0], chunks[1]);
+	if (!placed)
+		diag("the first load's text was not where module_text wants it");
+	if (!ret)
+		diag("metric: module_churn_directmap4k_growth_kb %ld", dm4k[1] - dm4k[0]);
+	result(!ret && i == CHURN_CYCLES && placed && addr[0] && addr[1] <= addr[0] &&
+	       chunks[1] <= chunks[0], s->name, NULL);
+}
+
+/*
  * Expanded into one step per KUnit module in the initramfs
  * (is_kunit_module()), and one per suite built into the kernel.
  */
@@ -957,10 +1103,10 @@ static void step_text_fleet(const struct step *s)
 static const struct step steps[] = {
 	{ "boot_wx", step_boot_wx, NULL, FULL | DEBUG | LAYOUT | DISTRO | NOMOD },
 	/* First, while the text tail has room: where classic BPF lands. */
-	{ "cbpf_where", step_tap_child, "/bin/cbpf_where -m cbpf_where.ko", FULL | DEBUG | DISTRO },
-	{ "jit_free", step_tap_child, "/bin/jit_free -m jit_free.ko", FULL | DEBUG | DISTRO },
+	{ "cbpf_where", step_tap_child, "/bin/cbpf_where -m cbpf_where.ko", FULL | DEBUG | DISTRO | MODULES },
+	{ "jit_free", step_tap_child, "/bin/jit_free -m jit_free.ko", FULL | DEBUG | DISTRO | MODULES },
 	{ "test_bpf_builtin", step_test_bpf_builtin, NULL, NOMOD },
-	{ "test_bpf_jit", step_test_bpf, "jit", FULL | BENCH | DISTRO },
+	{ "test_bpf_jit", step_test_bpf, "jit", FULL | BENCH | DISTRO | MODULES },
 	{ "test_bpf_harden", step_test_bpf, "harden", FULL },
 	{ "test_bpf_interp", step_test_bpf, "interp", FULL },
 	{ "test_vmalloc", step_vmalloc, "10000", FULL },
@@ -973,18 +1119,20 @@ static const struct step steps[] = {
 	{ "pred_flush", step_pred_flush, NULL, BENCH },
 	{ "alloc_bench", step_bench_alloc, NULL, ALLOC },
 	{ "bpf_fleet", step_tap_child, "/bin/bpf_fleet -n 2000 -c 2 -e @fleet", CYCLES },
-	{ "fault_injection_setup", step_fault_setup, NULL, FULL | DEBUG | KUNIT | DISTRO },
-	{ "kunit", KUNIT_MODULES, NULL, FULL | DEBUG | KUNIT | DISTRO | NOMOD },
-	{ "kprobe_slots", step_kprobe_slots, NULL, FULL | DEBUG | KUNIT | DISTRO },
+	{ "fault_injection_setup", step_fault_setup, NULL, FULL | DEBUG | KUNIT | DISTRO | MODULES },
+	{ "kunit", KUNIT_MODULES, NULL, FULL | DEBUG | KUNIT | DISTRO | NOMOD | MODULES },
+	{ "kprobe_slots", step_kprobe_slots, NULL, FULL | DEBUG | KUNIT | DISTRO | MODULES },
 	/* make bench times 1,000 probes; make check takes 200 (2 vCPUs make each dear). */
-	{ "kprobe_fleet", step_text_fleet, "kprobes probes=200", FULL | DEBUG | DISTRO },
+	{ "kprobe_fleet", step_text_fleet, "kprobes probes=200", FULL | DEBUG | DISTRO | MODULES },
 	{ "kprobe_fleet", step_text_fleet, "kprobes", ALLOC },
 	{ "ftrace_selftest", step_ftrace_selftest, NULL, FTRACE },
-	{ "ftrace_tramp", step_text_fleet, "ftrace", FULL | DEBUG | DISTRO },
+	{ "ftrace_tramp", step_text_fleet, "ftrace", FULL | DEBUG | DISTRO | MODULES },
 	{ "bpf_tramp", step_tap_child, "/bin/bpf_tramp -e @fleet", FULL | DEBUG | DISTRO | NOMOD },
 	{ "bpf_tramp", step_tap_child, "/bin/bpf_tramp -e @fleet -b 1000", ALLOC },
 	{ "bpf_tramp_kernel", step_tap_child, "/bin/bpf_tramp -k -e @fleet -m ipmodify_kprobe.ko",
-	  FULL | DEBUG | DISTRO },
+	  FULL | DEBUG | DISTRO | MODULES },
+	{ "module_churn", step_module_churn, NULL, FULL | DEBUG | DISTRO | MODULES },
+	{ "module_text", step_module_text, NULL, FULL | DEBUG | DISTRO | NOMOD | MODULES },
 	{ "kmemleak", step_kmemleak, NULL, DEBUG },
 	{ "lockdep", step_lockdep, NULL, DEBUG },
 };
@@ -1063,7 +1211,7 @@ int main(void)
 	struct termios tio;
 	struct utsname u;
 	size_t i;
-	int fd;
+	int fd, m;
 
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
@@ -1085,12 +1233,16 @@ int main(void)
 	kmsg_drain(&boot_log);
 
 	uname(&u);
-	plan = make_plan(!mode ? FULL : !strcmp(mode, "demo") ? DEMO :
-			 !strcmp(mode, "debug") ? DEBUG : !strcmp(mode, "kunit") ? KUNIT :
-			 !strcmp(mode, "bench") ? BENCH : !strcmp(mode, "layout") ? LAYOUT :
-			 !strcmp(mode, "distro") ? DISTRO : !strcmp(mode, "nomod") ? NOMOD :
-			 !strcmp(mode, "cycles") ? CYCLES : !strcmp(mode, "alloc") ? ALLOC :
-			 !strcmp(mode, "ftrace") ? FTRACE : FULL, getenv("only"), &nsteps);
+	m = !mode ? FULL : !strcmp(mode, "demo") ? DEMO :
+	    !strcmp(mode, "debug") ? DEBUG : !strcmp(mode, "kunit") ? KUNIT :
+	    !strcmp(mode, "bench") ? BENCH : !strcmp(mode, "layout") ? LAYOUT :
+	    !strcmp(mode, "distro") ? DISTRO : !strcmp(mode, "nomod") ? NOMOD :
+	    !strcmp(mode, "cycles") ? CYCLES : !strcmp(mode, "alloc") ? ALLOC :
+	    !strcmp(mode, "ftrace") ? FTRACE : !strcmp(mode, "modules") ? MODULES : FULL;
+	/* The modes with a module_text step have loads recorded for it. */
+	if (m & (FULL | DEBUG | DISTRO | MODULES))
+		setenv(MODTEXT_RECORD, "1", 1);
+	plan = make_plan(m, getenv("only"), &nsteps);
 	/* The plan must follow the version line, or kunit.py ignores it. */
 	fprintf(ktap, "KTAP version 1\n1..%zu\n# guest: %s %s\n",
 		nsteps, u.machine, u.release);

@@ -16,8 +16,17 @@
 #include <unistd.h>
 
 #include "meminfo.h"
+#include "ptdump.h"
 
 #define MODDIR "/modules/"
+
+/*
+ * One line per module load_module() loaded, where the environment has
+ * MODTEXT_RECORD set (init sets it for the modes with a module_text
+ * step): see module_text_record().
+ */
+#define MODTEXT_LOG	"/module_text"
+#define MODTEXT_RECORD	"record_module_text"
 
 /* Write @val to the file @path (sysfs, procfs); 0 or -errno. */
 static inline int write_file(const char *path, const char *val)
@@ -63,7 +72,92 @@ static inline int module_param_read(const char *mod, const char *param)
 	return read_int(path);
 }
 
-static inline int load_module(const char *file, const char *params)
+/* The kernel's "execmem.modules" switch: 'Y', 'N', or 0 without one. */
+static inline char execmem_modules_switch(void)
+{
+	char val[8] = "";
+	FILE *f = fopen("/sys/module/execmem/parameters/modules", "r");
+
+	if (f) {
+		if (!fgets(val, sizeof(val), f))
+			val[0] = '\0';
+		fclose(f);
+	}
+	return val[0];
+}
+
+/* Whether this kernel puts module text on execmem. */
+static inline int module_text_on_execmem(void)
+{
+	return execmem_modules_switch() == 'Y';
+}
+
+/*
+ * How module text is to be mapped where the host expects execmem
+ * (fleet=execmem on the command line): by PMDs (1), or, on a kernel
+ * booted with execmem.modules=off, by 4K pages of module_alloc()'s (-1).
+ * 0 where the host expects no execmem: RO+X is all that is asked. The
+ * base kernel (make control) is booted with fleet=execmem too, and has
+ * no such switch: there the checks must fail.
+ */
+static inline int module_text_want(void)
+{
+	const char *fleet = getenv("fleet");
+
+	if (!fleet || strcmp(fleet, "execmem"))
+		return 0;
+	return execmem_modules_switch() == 'N' ? -1 : 1;
+}
+
+/*
+ * Where module @name, just loaded, has its core text: every 4K page from
+ * its address in /proc/modules for its coresize must be mapped read-only
+ * and executable, and by a PMD or by 4K pages as module_text_want() says.
+ * Appends "NAME PAGES MISPLACED" to MODTEXT_LOG, for the guest's
+ * module_text step to judge; PAGES is 0 where the module was not found.
+ * A module is recorded at its first load only.
+ */
+static inline void module_text_record(const char *name)
+{
+	unsigned long long addr = 0, a;
+	char line[512], mod[64], path[128];
+	int size, pages = 0, misplaced = 0, want = module_text_want();
+	FILE *f = fopen(MODTEXT_LOG, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s", mod) == 1 && !strcmp(mod, name)) {
+			fclose(f);
+			return;
+		}
+	if (f)
+		fclose(f);
+	f = fopen("/proc/modules", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %*s %*s %*s %*s %llx", mod, &a) == 2 &&
+		    !strcmp(mod, name))
+			addr = a;
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "/sys/module/%s/coresize", name);
+	size = read_int(path);
+	pt_load();
+	for (a = addr & ~0xfffULL; addr && size > 0 && a < addr + size; a += 4096) {
+		const struct pt_range *r = pt_find(a);
+
+		pages++;
+		misplaced += !r || !r->present || r->writable || !r->exec ||
+			     (want > 0 && strcmp(r->level, "pmd")) ||
+			     (want < 0 && strcmp(r->level, "pte"));
+	}
+	f = fopen(MODTEXT_LOG, "a");
+	if (f) {
+		fprintf(f, "%s %d %d\n", name, pages, misplaced);
+		fclose(f);
+	}
+}
+
+/* Load /modules/@file with @params, and nothing else; 0 or -errno. */
+static inline int load_module_only(const char *file, const char *params)
 {
 	char path[256];
 	int fd, ret;
@@ -76,6 +170,27 @@ static inline int load_module(const char *file, const char *params)
 	ret = ret ? -errno : 0;
 	close(fd);
 	return ret;
+}
+
+/*
+ * Load /modules/@file with @params; 0 or -errno. A module that loaded
+ * has where its text is recorded (module_text_record()).
+ */
+static inline int load_module(const char *file, const char *params)
+{
+	char name[64];
+	int ret = load_module_only(file, params);
+	size_t i;
+
+	if (ret || !getenv(MODTEXT_RECORD))
+		return ret;
+	snprintf(name, sizeof(name), "%s", file);
+	name[strcspn(name, ".")] = '\0';
+	for (i = 0; name[i]; i++)
+		if (name[i] == '-')
+			name[i] = '_';
+	module_text_record(name);
+	return 0;
 }
 
 static inline void unload_module(const char *name)
@@ -106,29 +221,31 @@ static inline int count_lines(const char *path, const char *a, const char *b)
 	return n;
 }
 
-/* One pass: areas of loaded modules (vmallocinfo names move_module()). */
-static inline int module_areas_once(void)
-{
-	return count_lines("/proc/vmallocinfo", " move_module+", " move_module+");
-}
-
 /*
- * Areas of loaded modules, as three passes in a row count them; -1 if
- * none agreed in 50 passes. /proc/vmallocinfo is a seq_file that resumes
- * by position at each read(): an area freed below the reader between two
- * reads (a module's init sections, a BPF program's struct bpf_prog) makes
- * one pass skip a line, and so can two in a row.
+ * The vmalloc areas whose caller is @caller (" move_module+": module
+ * memory; "execmem_create_chunk": execmem's chunks), as three passes in
+ * a row count them; -1 if none agreed in 50 passes. /proc/vmallocinfo is
+ * a seq_file that resumes by position at each read(): an area freed
+ * below the reader between two reads (a module's init sections, a BPF
+ * program's struct bpf_prog) makes one pass skip a line, and so can two
+ * in a row.
  */
-static inline int module_areas(void)
+static inline int vm_areas(const char *caller)
 {
-	int n = module_areas_once(), prev, same = 0, tries;
+	int n = count_lines("/proc/vmallocinfo", caller, caller), prev, same = 0, tries;
 
 	for (tries = 0; n >= 0 && same < 2 && tries < 50; tries++) {
 		prev = n;
-		n = module_areas_once();
+		n = count_lines("/proc/vmallocinfo", caller, caller);
 		same = n == prev ? same + 1 : 0;
 	}
 	return same < 2 ? -1 : n;
+}
+
+/* Areas of loaded modules (vmallocinfo names move_module()). */
+static inline int module_areas(void)
+{
+	return vm_areas(" move_module+");
 }
 
 /*
@@ -136,18 +253,22 @@ static inline int module_areas(void)
  * copies from) are freed by a work item after its init returned, and
  * that free resets the direct map under them, which can split it. Wait
  * until only the new module's core is left of what loading it mapped
- * (@before: module_areas() before the load), and then until DirectMap4k
+ * (@before: module_areas() before the load; a core on execmem is no area
+ * of move_module()'s, and its data is module_data_alloc()'s), and then
+ * until DirectMap4k
  * reads the same twice: it is changed just after the area goes.
  * Returns 0, or -1 after 10 s or when @before is -1.
  */
 static inline int module_init_freed(int before)
 {
 	long dm = -2;
-	int i, n;
+	int i, n, core;
 
+	/* Module text on execmem leaves no area of move_module()'s behind. */
+	core = !module_text_on_execmem();
 	for (i = 0; before >= 0 && i < 100; i++) {
 		n = module_areas();
-		if (n >= 0 && n <= before + 1) {
+		if (n >= 0 && n <= before + core) {
 			if (meminfo("DirectMap4k") == dm)
 				return 0;
 			dm = meminfo("DirectMap4k");

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Module text that the loader and the architecture must write before the
+ * module is live, checked from the module's own init, for the guest's
+ * module_text and module_churn steps (make check). Where module text is
+ * on execmem, it is read-only from the moment it is allocated, and each
+ * of these writes has to go through execmem_fill():
+ *   - relocations: a call into the kernel, and a PC-relative reference
+ *     to the module's data, which lies in an allocation of its own, from
+ *     core text, checked against the same reference from init text;
+ *   - an alternative (x86): X86_FEATURE_ALWAYS is always set, so its
+ *     replacement must be in place, or the code returns 0 instead of 1;
+ *   - a static key's branch: a NOP at load, a jump once enabled, through
+ *     text_poke() on the live text.
+ * A check that fails makes the load fail with -EINVAL, after a message
+ * that names it. Loaded and unloaded many times by module_churn, it must
+ * leave no memory behind.
+ */
+#define pr_fmt(fmt) "modtext: " fmt
+
+#include <linux/jump_label.h>
+#include <linux/module.h>
+#include <linux/kernel.h>
+#ifdef CONFIG_X86
+#include <asm/alternative.h>
+#include <asm/cpufeatures.h>
+#endif
+
+static DEFINE_STATIC_KEY_FALSE(modtext_key);
+/* Not zero, so that a reference that lands elsewhere reads otherwise. */
+static int calls = 0x5a5a0000;
+
+static noinline int modtext_branch(void)
+{
+	if (static_branch_unlikely(&modtext_key))
+		return 1;
+	return 0;
+}
+
+/* From core text: where its data is, and a call into the kernel. */
+static noinline int *modtext_data(int *parsed)
+{
+	calls++;
+	if (kstrtoint("42", 10, parsed))
+		*parsed = 0;
+	return &calls;
+}
+
+static noinline int modtext_alternative(void)
+{
+#ifdef CONFIG_X86
+	int v;
+
+	asm volatile(ALTERNATIVE("xor %%eax, %%eax", "mov $1, %%eax", X86_FEATURE_ALWAYS)
+		     : "=a" (v));
+	return v;
+#else
+	return 1;
+#endif
+}
+
+static int __init modtext_init(void)
+{
+	int before = calls, parsed = 0, on;
+
+	if (modtext_alternative() != 1) {
+		pr_err("the alternative was not applied\n");
+		return -EINVAL;
+	}
+	/* Init text is relocated apart from core text: the two must agree. */
+	if (modtext_data(&parsed) != &calls || calls != before + 1) {
+		pr_err("a reference to the module's data went astray\n");
+		return -EINVAL;
+	}
+	if (parsed != 42) {
+		pr_err("a call into the kernel went astray\n");
+		return -EINVAL;
+	}
+	if (modtext_branch()) {
+		pr_err("the static key's branch is taken while the key is off\n");
+		return -EINVAL;
+	}
+	static_branch_enable(&modtext_key);
+	on = modtext_branch();
+	static_branch_disable(&modtext_key);
+	if (!on || modtext_branch()) {
+		pr_err("the static key's branch does not follow the key\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void __exit modtext_exit(void)
+{
+}
+
+module_init(modtext_init);
+module_exit(modtext_exit);
+MODULE_DESCRIPTION("Checks of the writes to module text before it is live");
+MODULE_LICENSE("GPL");
