@@ -1012,22 +1012,6 @@ static int churn_settle(int areas, int *chunks, long *dm4k)
 	return -1;
 }
 
-/* Where module @name has its core text, from /proc/modules; 0 if nowhere. */
-static unsigned long long module_text_addr(const char *name)
-{
-	unsigned long long addr = 0, a;
-	char line[512], mod[64];
-	FILE *f = fopen("/proc/modules", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %*s %*s %*s %*s %llx", mod, &a) == 2 &&
-		    !strcmp(mod, name))
-			addr = a;
-	if (f)
-		fclose(f);
-	return addr;
-}
-
 /*
  * modtext.ko (tests/kmod), which checks the writes to its own text from
  * its init, loaded and unloaded CHURN_CYCLES times. Every load must pass

@@ -109,6 +109,22 @@ static inline int module_text_want(void)
 	return execmem_modules_switch() == 'N' ? -1 : 1;
 }
 
+/* Where module @name has its core text, from /proc/modules; 0 if nowhere. */
+static inline unsigned long long module_text_addr(const char *name)
+{
+	unsigned long long addr = 0, a;
+	char line[512], mod[64];
+	FILE *f = fopen("/proc/modules", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %*s %*s %*s %*s %llx", mod, &a) == 2 &&
+		    !strcmp(mod, name))
+			addr = a;
+	if (f)
+		fclose(f);
+	return addr;
+}
+
 /*
  * Where module @name, just loaded, has its core text: every 4K page from
  * its address in /proc/modules for its coresize must be mapped read-only
@@ -119,7 +135,7 @@ static inline int module_text_want(void)
  */
 static inline void module_text_record(const char *name)
 {
-	unsigned long long addr = 0, a;
+	unsigned long long addr, a;
 	char line[512], mod[64], path[128];
 	int size, pages = 0, misplaced = 0, want = module_text_want();
 	FILE *f = fopen(MODTEXT_LOG, "r");
@@ -131,13 +147,7 @@ static inline void module_text_record(const char *name)
 		}
 	if (f)
 		fclose(f);
-	f = fopen("/proc/modules", "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %*s %*s %*s %*s %llx", mod, &a) == 2 &&
-		    !strcmp(mod, name))
-			addr = a;
-	if (f)
-		fclose(f);
+	addr = module_text_addr(name);
 	snprintf(path, sizeof(path), "/sys/module/%s/coresize", name);
 	size = read_int(path);
 	pt_load();
