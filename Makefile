@@ -58,7 +58,7 @@ JUDGE	= $(if $(IN_CHECK),@true,@ci/judge.sh)
 export CCACHE_BASEDIR := $(CURDIR)
 
 .DEFAULT_GOAL := demo
-.PHONY: demo deps tree apply export build bisect initramfs boot guest repeat layout ftrace check \
+.PHONY: demo deps tree apply export build bisect initramfs boot guest repeat layout ftrace modoff check \
 	golden roundtrip checkpatch base control mutants bench kunit kunit-core help clean
 
 help:
@@ -202,7 +202,7 @@ ftrace: initramfs
 		$(LOGS)-ftrace $(TREE) $(RESULTS)/x86_64$(SUFFIX)-ftrace
 	$(JUDGE) $(RESULTS)/x86_64$(SUFFIX)-ftrace
 
-## modoff      x86_64: boot the kernel [VARIANT=] with execmem.modules=off; the steps that load modules, on module_alloc()
+## modoff      x86_64: boot the kernel with execmem.modules=off; the steps that load modules, on module_alloc()
 modoff: initramfs
 	@mkdir -p $(RESULTS)
 	@BOOT_APPEND="mode=modules fleet=execmem execmem.modules=off" \

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Module text that the loader and the architecture must write before the
- * module is live, checked from the module's own init, for the guest's
- * module_text and module_churn steps (make check). Where module text is
- * on execmem, it is read-only from the moment it is allocated, and each
- * of these writes has to go through execmem_fill():
+ * Module text that the loader and the architecture write, checked from
+ * the module's own init, for the guest's module_churn step (make check).
+ * Where module text is on execmem, it is read-only from the moment it is
+ * allocated, and the writes made while the module is being formed go
+ * through execmem_fill():
  *   - relocations: a call into the kernel, and a PC-relative reference
  *     to the module's data, which lies in an allocation of its own, from
  *     core text, checked against the same reference from init text;
  *   - an alternative (x86): X86_FEATURE_ALWAYS is always set, so its
  *     replacement must be in place, or the code returns 0 instead of 1;
- *   - a static key's branch: a NOP at load, a jump once enabled, through
- *     text_poke() on the live text.
+ *     the replacement is shorter than the original, so the NOPs that pad
+ *     it are rewritten too (optimize_nops());
+ * and, once the module is coming, through text_poke():
+ *   - a static key's branch: a NOP at load, a jump once enabled.
  * A check that fails makes the load fail with -EINVAL, after a message
  * that names it. Loaded and unloaded many times by module_churn, it must
  * leave no memory behind.
@@ -40,19 +42,23 @@ static noinline int modtext_branch(void)
 /* From core text: where its data is, and a call into the kernel. */
 static noinline int *modtext_data(int *parsed)
 {
+	int *p = &calls;
+
 	calls++;
 	if (kstrtoint("42", 10, parsed))
 		*parsed = 0;
-	return &calls;
+	/* The address as core text computed it, not as the compiler knows it. */
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
 }
 
 static noinline int modtext_alternative(void)
 {
 #ifdef CONFIG_X86
-	int v;
+	int v = 0;
 
-	asm volatile(ALTERNATIVE("xor %%eax, %%eax", "mov $1, %%eax", X86_FEATURE_ALWAYS)
-		     : "=a" (v));
+	asm volatile(ALTERNATIVE("mov $0, %%eax", "inc %%eax", X86_FEATURE_ALWAYS)
+		     : "+a" (v));
 	return v;
 #else
 	return 1;
