@@ -1027,10 +1027,9 @@ static int churn_settle(int areas, int *chunks, long *dm4k)
 static void step_module_churn(const struct step *s)
 {
 	unsigned long long addr[2] = { 0, 0 };
-	int areas = module_areas(), chunks[2] = { -1, -1 }, ret = 0, i, placed = 0;
+	int areas = module_areas(), chunks[2] = { -1, -1 }, ret = 0, i, placed;
+	int pages, misplaced;
 	long dm4k[2] = { -1, -1 };
-	char line[256];
-	FILE *f;
 
 	if (!have_module("modtext.ko")) {
 		result(1, s->name, "no modtext.ko on this kernel");
@@ -1057,17 +1056,7 @@ static void step_module_churn(const struct step *s)
 			ret = -ETIMEDOUT;
 		}
 	}
-	f = fopen(MODTEXT_LOG, "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		int pages, misplaced;
-		char name[64];
-
-		if (sscanf(line, "%63s %d %d", name, &pages, &misplaced) == 3 &&
-		    !strcmp(name, "modtext"))
-			placed = pages > 0 && !misplaced;
-	}
-	if (f)
-		fclose(f);
+	placed = module_text_lookup("modtext", &pages, &misplaced) && pages > 0 && !misplaced;
 	diag("%d cycles; text at %#llx first, %#llx last; %d chunks after the first, %d after the last",
 	     i, addr[0], addr[1], chunks[0], chunks[1]);
 	if (!placed)

@@ -109,6 +109,24 @@ static inline int module_text_want(void)
 	return execmem_modules_switch() == 'N' ? -1 : 1;
 }
 
+/*
+ * What MODTEXT_LOG says of module @name: 1, with *@pages and *@misplaced
+ * set, or 0 where it holds no line for it.
+ */
+static inline int module_text_lookup(const char *name, int *pages, int *misplaced)
+{
+	char line[256], mod[64];
+	FILE *f = fopen(MODTEXT_LOG, "r");
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%63s %d %d", mod, pages, misplaced) == 3 &&
+			!strcmp(mod, name);
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /* Where module @name has its core text, from /proc/modules; 0 if nowhere. */
 static inline unsigned long long module_text_addr(const char *name)
 {
@@ -135,18 +153,14 @@ static inline unsigned long long module_text_addr(const char *name)
  */
 static inline void module_text_record(const char *name)
 {
-	unsigned long long addr, a;
-	char line[512], mod[64], path[128];
 	int size, pages = 0, misplaced = 0, want = module_text_want();
-	FILE *f = fopen(MODTEXT_LOG, "r");
+	unsigned long long addr, a;
+	char path[128];
+	FILE *f;
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s", mod) == 1 && !strcmp(mod, name)) {
-			fclose(f);
-			return;
-		}
-	if (f)
-		fclose(f);
+	if (module_text_lookup(name, &pages, &misplaced))
+		return;
+	pages = misplaced = 0;
 	addr = module_text_addr(name);
 	snprintf(path, sizeof(path), "/sys/module/%s/coresize", name);
 	size = read_int(path);
