@@ -8,6 +8,7 @@
  * leaves the host without a verdict, which the host counts as a failure.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1068,6 +1069,268 @@ static void step_module_churn(const struct step *s)
 }
 
 /*
+ * Jump labels in module text: lib/test_static_keys.c, whose init flips
+ * keys of its own and of test_static_key_base.ko, and checks that each
+ * branch in its text then goes the way its key says. Where module text is
+ * on execmem, every one of those branches is patched there, at load (the
+ * module's own keys) and after (the keys its init flips). Its init fails,
+ * and so its load, on a branch that went the wrong way.
+ */
+static void step_static_keys(const struct step *s)
+{
+	int ret;
+
+	if (!have_module("test_static_keys.ko")) {
+		result(1, s->name, "no test_static_keys.ko on this kernel");
+		return;
+	}
+	ret = load_module("test_static_key_base.ko", "");
+	if (ret)
+		diag("loading test_static_key_base.ko: %s", strerror(-ret));
+	else if ((ret = load_module("test_static_keys.ko", "")))
+		diag("loading test_static_keys.ko: %s", strerror(-ret));
+	unload_module("test_static_keys");
+	unload_module("test_static_key_base");
+	result(!ret, s->name, NULL);
+}
+
+#define KLP_DIR		"/sys/kernel/livepatch/"
+#define KLP_WAIT	150	/* tenths of a second, as the selftests wait */
+
+/*
+ * Wait until livepatch @patch is done with its transition (its sysfs
+ * "transition" reads 0), or, with @gone, until it is gone altogether (it
+ * was disabled). 0, or -1 after 15 s.
+ */
+static int klp_settle(const char *patch, int gone)
+{
+	char path[128];
+	int i;
+
+	snprintf(path, sizeof(path), KLP_DIR "%s%s", patch, gone ? "" : "/transition");
+	for (i = 0; i < KLP_WAIT; i++) {
+		if (gone ? access(path, F_OK) != 0 : read_int(path) == 0)
+			return 0;
+		usleep(100 * 1000);
+	}
+	return -1;
+}
+
+/*
+ * Disable livepatch @patch, and unload its module once it may go; 0 or
+ * -1. A patch that never loaded is left alone.
+ */
+static int klp_remove(const char *patch)
+{
+	char path[128];
+	int i;
+
+	snprintf(path, sizeof(path), "/sys/module/%s", patch);
+	if (access(path, F_OK))
+		return -1;
+	snprintf(path, sizeof(path), KLP_DIR "%s/enabled", patch);
+	if (write_file(path, "0") || klp_settle(patch, 1)) {
+		diag("%s: could not be disabled in %d s", patch, KLP_WAIT / 10);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/sys/module/%s", patch);
+	for (i = 0; i < KLP_WAIT && !access(path, F_OK); i++) {
+		unload_module(patch);
+		usleep(100 * 1000);
+	}
+	if (!access(path, F_OK))
+		diag("%s: still loaded %d s after it was disabled", patch, KLP_WAIT / 10);
+	return access(path, F_OK) ? 0 : -1;
+}
+
+/* Load livepatch module @file and wait for its patch to be applied; 0 or -1. */
+static int klp_apply(const char *file, const char *patch)
+{
+	int ret = load_module(file, "");
+
+	if (ret) {
+		diag("loading %s: %s", file, strerror(-ret));
+		return -1;
+	}
+	if (klp_settle(patch, 0)) {
+		diag("%s: transition not done in %d s", patch, KLP_WAIT / 10);
+		return -1;
+	}
+	return 0;
+}
+
+#define KLP_CMDLINE	"test_klp_livepatch: this has been live patched\n"
+#define KLP_BUSY	"busymod_work_func [test_klp_callbacks_busy]"
+#define KLP_COMING	"post_patch_callback: test_klp_callbacks_mod -> [MODULE_STATE_COMING]"
+#define ENABLED_FUNCS	"/sys/kernel/debug/tracing/enabled_functions"
+
+/* Has ftrace a callback on the function @what ("NAME [MODULE]")? */
+static int ftrace_hooked(const char *what)
+{
+	char *text = slurp_file(ENABLED_FUNCS), *p;
+	int hooked = 0;
+
+	for (p = text; p && (p = strstr(p, what)); p++)
+		hooked |= p == text || p[-1] == '\n';
+	free(text);
+	return hooked;
+}
+
+/*
+ * Livepatch, whose patches are modules, and so have their new functions
+ * on execmem where module text is. Two scenarios of the kernel's own
+ * selftests (tools/testing/selftests/livepatch), with lib/livepatch's
+ * modules:
+ *  - test-livepatch.sh's basic one: test_klp_livepatch replaces
+ *    cmdline_proc_show() in vmlinux, so /proc/cmdline reads what its new
+ *    function prints, and reads as before once the patch is disabled;
+ *  - test-callbacks.sh's "multiple target modules": with
+ *    test_klp_callbacks_busy loaded, test_klp_callbacks_demo replaces
+ *    one of its functions (ftrace hooks the old function, in module
+ *    text, for the new one, in module text too), then
+ *    test_klp_callbacks_mod loads and the patch's callbacks run for it
+ *    as it comes. When the patch is disabled, the hook goes.
+ * No .klp.rela relocations: 6.1 has no klp-convert to make them, and
+ * none of lib/livepatch's modules carries one.
+ */
+static void step_livepatch(const struct step *s)
+{
+	char *before, *during = NULL, *after = NULL;
+	struct buf log = { 0 };
+	int ok, ret;
+
+	if (!have_module("test_klp_livepatch.ko")) {
+		result(1, s->name, "no test_klp_livepatch.ko on this kernel");
+		return;
+	}
+	before = slurp_file("/proc/cmdline");
+	ok = !klp_apply("test_klp_livepatch.ko", "test_klp_livepatch");
+	during = slurp_file("/proc/cmdline");
+	ok = !klp_remove("test_klp_livepatch") && ok;
+	after = slurp_file("/proc/cmdline");
+	if (!during || strcmp(during, KLP_CMDLINE)) {
+		diag("/proc/cmdline under test_klp_livepatch: %s", during ? during : "?");
+		ok = 0;
+	}
+	if (!before || !after || strcmp(before, after)) {
+		diag("/proc/cmdline after test_klp_livepatch: %s", after ? after : "?");
+		ok = 0;
+	}
+
+	ret = load_module("test_klp_callbacks_busy.ko", "");
+	if (ret) {
+		diag("loading test_klp_callbacks_busy.ko: %s", strerror(-ret));
+		ok = 0;
+	} else if (!klp_apply("test_klp_callbacks_demo.ko", "test_klp_callbacks_demo")) {
+		if (!ftrace_hooked(KLP_BUSY)) {
+			diag("no \"%s\" in %s under test_klp_callbacks_demo", KLP_BUSY,
+			     ENABLED_FUNCS);
+			ok = 0;
+		}
+		kmsg_drain(&boot_log);
+		ret = load_module("test_klp_callbacks_mod.ko", "");
+		kmsg_drain(&log);
+		if (ret || !log.p || !strstr(log.p, KLP_COMING)) {
+			diag("test_klp_callbacks_mod: %s", ret ? strerror(-ret) :
+			     "the patch's callbacks did not run as it came");
+			ok = 0;
+		}
+		unload_module("test_klp_callbacks_mod");
+		ok = !klp_remove("test_klp_callbacks_demo") && ok;
+		if (ftrace_hooked(KLP_BUSY)) {
+			diag("\"%s\" still in %s with the patch gone", KLP_BUSY, ENABLED_FUNCS);
+			ok = 0;
+		}
+	} else {
+		ok = 0;
+	}
+	unload_module("test_klp_callbacks_busy");
+	free(before);
+	free(during);
+	free(after);
+	free(log.p);
+	result(ok, s->name, NULL);
+}
+
+/*
+ * Debian's own modules on its own kernel (x86_64-distro.config asks for
+ * them): from crypto/ and arch/x86/crypto/, whose algorithms pass the
+ * crypto manager's self-tests as they register, so their code runs from
+ * their text; from fs/ and net/, which register a filesystem and a TCP
+ * congestion control. Each is loaded (after what it needs), must show up
+ * where the kernel lists what it registered, and is unloaded again.
+ */
+static const struct {
+	const char *file, *needs, *list, *entry;
+} distro_modules[] = {
+	{ "md4.ko", NULL, "/proc/crypto", "md4-generic" },
+	{ "wp512.ko", NULL, "/proc/crypto", "wp512-generic" },
+	{ "blowfish_generic.ko", "blowfish_common.ko", "/proc/crypto", "blowfish-generic" },
+	{ "blowfish-x86_64.ko", "blowfish_common.ko", "/proc/crypto", "ecb-blowfish-asm" },
+	{ "isofs.ko", NULL, "/proc/filesystems", "iso9660" },
+	{ "tcp_bic.ko", NULL, "/proc/sys/net/ipv4/tcp_available_congestion_control", "bic" },
+};
+
+/*
+ * Is @entry in the kernel's list @path? In /proc/crypto, a driver whose
+ * self-test passed; elsewhere, a whitespace-separated word.
+ */
+static int distro_listed(const char *path, const char *entry)
+{
+	char *text = slurp_file(path), *p, *end;
+	size_t n = strlen(entry);
+	int found = 0;
+
+	for (p = text; p && !found && (p = strstr(p, entry)); p += n) {
+		if ((p > text && !isspace((unsigned char)p[-1])) ||
+		    (p[n] && !isspace((unsigned char)p[n])))
+			continue;
+		if (strcmp(path, "/proc/crypto")) {
+			found = 1;
+			continue;
+		}
+		/* This driver's block runs to the next blank line. */
+		end = strstr(p, "\n\n");
+		if (end)
+			*end = '\0';
+		found = strstr(p, "selftest     : passed") != NULL;
+		if (end)
+			*end = '\n';
+	}
+	free(text);
+	return found;
+}
+
+static void step_distro_modules(const struct step *s)
+{
+	size_t i;
+	int ok = 1, ret;
+
+	for (i = 0; i < sizeof(distro_modules) / sizeof(distro_modules[0]); i++) {
+		char name[64], *p;
+
+		ret = distro_modules[i].needs ? load_module(distro_modules[i].needs, "") : 0;
+		if (!ret || ret == -EEXIST)
+			ret = load_module(distro_modules[i].file, "");
+		if (ret)
+			diag("loading %s: %s", distro_modules[i].file, strerror(-ret));
+		else if (!distro_listed(distro_modules[i].list, distro_modules[i].entry))
+			diag("%s: no %s in %s%s", distro_modules[i].file, distro_modules[i].entry,
+			     distro_modules[i].list,
+			     strcmp(distro_modules[i].list, "/proc/crypto") ? "" :
+			     " with its self-test passed");
+		ok = ok && !ret && distro_listed(distro_modules[i].list, distro_modules[i].entry);
+		snprintf(name, sizeof(name), "%s", distro_modules[i].file);
+		name[strcspn(name, ".")] = '\0';
+		for (p = name; (p = strchr(p, '-')); )
+			*p = '_';
+		unload_module(name);
+	}
+	unload_module("blowfish_common");
+	result(ok, s->name, NULL);
+}
+
+/*
  * Expanded into one step per KUnit module in the initramfs
  * (is_kunit_module()), and one per suite built into the kernel.
  */
@@ -1105,6 +1368,9 @@ static const struct step steps[] = {
 	{ "bpf_tramp_kernel", step_tap_child, "/bin/bpf_tramp -k -e @fleet -m ipmodify_kprobe.ko",
 	  FULL | DEBUG | DISTRO | MODULES },
 	{ "module_churn", step_module_churn, NULL, FULL | DEBUG | DISTRO | MODULES },
+	{ "static_keys", step_static_keys, NULL, FULL | DEBUG | DISTRO | MODULES },
+	{ "livepatch", step_livepatch, NULL, FULL | DEBUG | DISTRO | MODULES },
+	{ "distro_modules", step_distro_modules, NULL, DISTRO },
 	{ "module_text", step_module_text, NULL, FULL | DEBUG | DISTRO | NOMOD | MODULES },
 	{ "kmemleak", step_kmemleak, NULL, DEBUG },
 	{ "lockdep", step_lockdep, NULL, DEBUG },
