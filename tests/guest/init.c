@@ -1014,6 +1014,31 @@ static int churn_settle(int areas, int *chunks, long *dm4k)
 }
 
 /*
+ * Load @file as load_module() does, from a child: a defect in the writes
+ * to module text can make the module's init oops, which kills the task
+ * that loads it, and must fail the step rather than take PID 1 down.
+ * 0, -errno, or -EINTR when the child was killed.
+ */
+static int load_module_child(const char *file)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		_exit(-load_module(file, "") & 0xff);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	if (WIFSIGNALED(status)) {
+		diag("loading %s killed the task that loaded it (signal %d)", file,
+		     WTERMSIG(status));
+		return -EINTR;
+	}
+	return -WEXITSTATUS(status);
+}
+
+/*
  * modtext.ko (tests/kmod), which checks the writes to its own text from
  * its init, loaded and unloaded CHURN_CYCLES times. Every load must pass
  * and every unload take the module away, and the first load must have
@@ -1039,8 +1064,11 @@ static void step_module_churn(const struct step *s)
 	for (i = 0; !ret && i < CHURN_CYCLES; i++) {
 		int last = i == CHURN_CYCLES - 1;
 
-		/* The first load has where its text is recorded, the rest not. */
-		ret = i ? load_module_only("modtext.ko", "") : load_module("modtext.ko", "");
+		/*
+		 * The first load, from a child, has where its text is
+		 * recorded, the rest not.
+		 */
+		ret = i ? load_module_only("modtext.ko", "") : load_module_child("modtext.ko");
 		if (ret) {
 			diag("load %d of modtext.ko: %s", i + 1, strerror(-ret));
 			break;
@@ -1330,6 +1358,167 @@ static void step_distro_modules(const struct step *s)
 	result(ok, s->name, NULL);
 }
 
+/* The modules make bench loads together on both kernels. */
+static const char *const modbench_set[] = {
+	"modtext.ko", "test_static_key_base.ko", "test_static_keys.ko",
+	"test_klp_callbacks_mod.ko", "test_klp_callbacks_busy.ko",
+};
+#define MODBENCH_N	(sizeof(modbench_set) / sizeof(modbench_set[0]))
+#define MODBENCH_CYCLES	21
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+static long long ns_between(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec);
+}
+
+/*
+ * Wait until the module areas and DirectMap4k read the same twice in a
+ * row: the init sections of what was just loaded are freed from a work
+ * item. 0, or -1 after 10 s.
+ */
+static int modules_settle(void)
+{
+	int i, areas = -2, n;
+	long dm = -2, d;
+
+	for (i = 0; i < 100; i++) {
+		n = module_areas();
+		d = meminfo("DirectMap4k");
+		if (n >= 0 && n == areas && d == dm)
+			return 0;
+		areas = n;
+		dm = d;
+		usleep(100 * 1000);
+	}
+	return -1;
+}
+
+/*
+ * make bench (mode=alloc, under icount): the same MODBENCH_N modules
+ * loaded together on both kernels. Where their core text is: every 4K
+ * page from each module's address in /proc/modules for its coresize that
+ * is mapped executable (on the base kernel the core also holds the
+ * module's data, which is not), counted once however many modules share
+ * it, with the 2M regions they lie in, those on 4K mappings, and the iTLB
+ * entries that map them (a 4K page each, a PMD each); the bytes of RO+X
+ * memory the text takes (its size where it is on execmem, whole pages
+ * elsewhere); DirectMap4k's growth over the loads. Then modtext.ko
+ * loaded and unloaded MODBENCH_CYCLES times: the median of each, in
+ * guest ns.
+ */
+static void step_module_bench(const struct step *s)
+{
+	static unsigned long long page[TEXT_PAGES_MAX], region[TEXT_PAGES_MAX];
+	int pages = 0, regions = 0, pte = 0, pmds = 0, ok = 1, ret, i, j;
+	long long bytes = 0, load[MODBENCH_CYCLES], unload[MODBENCH_CYCLES];
+	int packed = module_text_on_execmem();
+	long dm4k[2] = { -1, -1 };
+	size_t m;
+
+	if (!have_module(modbench_set[0])) {
+		result(0, s->name, NULL);
+		diag("no %s on this kernel", modbench_set[0]);
+		return;
+	}
+	if (modules_settle())
+		ok = 0;
+	dm4k[0] = meminfo("DirectMap4k");
+	for (m = 0; ok && m < MODBENCH_N; m++) {
+		ret = load_module_only(modbench_set[m], "");
+		if (ret) {
+			diag("loading %s: %s", modbench_set[m], strerror(-ret));
+			ok = 0;
+		}
+	}
+	if (ok && modules_settle()) {
+		diag("module areas or DirectMap4k did not settle in 10 s");
+		ok = 0;
+	}
+	dm4k[1] = meminfo("DirectMap4k");
+	pt_load();
+	for (m = 0; ok && m < MODBENCH_N; m++) {
+		unsigned long long addr, a;
+		char name[64], path[128];
+		int size, mine = 0;
+
+		snprintf(name, sizeof(name), "%s", modbench_set[m]);
+		name[strcspn(name, ".")] = '\0';
+		addr = module_text_addr(name);
+		snprintf(path, sizeof(path), "/sys/module/%s/coresize", name);
+		size = read_int(path);
+		for (a = addr & ~0xfffULL; addr && size > 0 && a < addr + size; a += 4096) {
+			const struct pt_range *r = pt_find(a);
+			int pmd = r && !strcmp(r->level, "pmd");
+
+			if (!r || !r->present || !r->exec)
+				continue;
+			mine++;
+			for (i = 0; i < pages && page[i] != a >> 12; i++)
+				;
+			if (i < pages || i == TEXT_PAGES_MAX)
+				continue;
+			page[pages++] = a >> 12;
+			pte += !pmd;
+			for (j = 0; j < regions && region[j] != a >> 21; j++)
+				;
+			if (j == regions && j < TEXT_PAGES_MAX) {
+				region[regions++] = a >> 21;
+				pmds += pmd;
+			}
+		}
+		bytes += packed ? size : mine * 4096LL;
+		if (!mine) {
+			diag("%s: no executable page of its core found", name);
+			ok = 0;
+		}
+	}
+	for (m = MODBENCH_N; m-- > 0; ) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s", modbench_set[m]);
+		name[strcspn(name, ".")] = '\0';
+		unload_module(name);
+	}
+	for (i = 0; ok && i < MODBENCH_CYCLES; i++) {
+		struct timespec t[3];
+
+		clock_gettime(CLOCK_MONOTONIC, &t[0]);
+		ret = load_module_only("modtext.ko", "");
+		clock_gettime(CLOCK_MONOTONIC, &t[1]);
+		unload_module("modtext");
+		clock_gettime(CLOCK_MONOTONIC, &t[2]);
+		if (ret || !access("/sys/module/modtext", F_OK)) {
+			diag("cycle %d of modtext.ko: %s", i + 1,
+			     ret ? strerror(-ret) : "still loaded after rmmod");
+			ok = 0;
+		}
+		load[i] = ns_between(&t[0], &t[1]);
+		unload[i] = ns_between(&t[1], &t[2]);
+	}
+	diag("%zu modules: text in %d pages (%d on 4K mappings) in %d 2M regions (%d by PMDs), %lld bytes",
+	     MODBENCH_N, pages, pte, regions, pmds, bytes);
+	if (ok) {
+		qsort(load, MODBENCH_CYCLES, sizeof(load[0]), cmp_ll);
+		qsort(unload, MODBENCH_CYCLES, sizeof(unload[0]), cmp_ll);
+		diag("metric: modules_pages %d", pages);
+		diag("metric: modules_regions_2m %d", regions);
+		diag("metric: modules_pages_pte %d", pte);
+		diag("metric: modules_itlb %d", pte + pmds);
+		diag("metric: modules_text_bytes %lld", bytes);
+		diag("metric: modules_directmap4k_growth_kb %ld", dm4k[1] - dm4k[0]);
+		diag("metric: module_load_ns %lld", load[MODBENCH_CYCLES / 2]);
+		diag("metric: module_unload_ns %lld", unload[MODBENCH_CYCLES / 2]);
+	}
+	result(ok, s->name, NULL);
+}
+
 /*
  * Expanded into one step per KUnit module in the initramfs
  * (is_kunit_module()), and one per suite built into the kernel.
@@ -1365,6 +1554,7 @@ static const struct step steps[] = {
 	{ "ftrace_tramp", step_text_fleet, "ftrace", FULL | DEBUG | DISTRO | MODULES },
 	{ "bpf_tramp", step_tap_child, "/bin/bpf_tramp -e @fleet", FULL | DEBUG | DISTRO | NOMOD },
 	{ "bpf_tramp", step_tap_child, "/bin/bpf_tramp -e @fleet -b 1000", ALLOC },
+	{ "module_bench", step_module_bench, NULL, ALLOC },
 	{ "bpf_tramp_kernel", step_tap_child, "/bin/bpf_tramp -k -e @fleet -m ipmodify_kprobe.ko",
 	  FULL | DEBUG | DISTRO | MODULES },
 	{ "module_churn", step_module_churn, NULL, FULL | DEBUG | DISTRO | MODULES },
