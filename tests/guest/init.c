@@ -1014,31 +1014,6 @@ static int churn_settle(int areas, int *chunks, long *dm4k)
 }
 
 /*
- * Load @file as load_module() does, from a child: a defect in the writes
- * to module text can make the module's init oops, which kills the task
- * that loads it, and must fail the step rather than take PID 1 down.
- * 0, -errno, or -EINTR when the child was killed.
- */
-static int load_module_child(const char *file)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -errno;
-	if (!pid)
-		_exit(-load_module(file, "") & 0xff);
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	if (WIFSIGNALED(status)) {
-		diag("loading %s killed the task that loaded it (signal %d)", file,
-		     WTERMSIG(status));
-		return -EINTR;
-	}
-	return -WEXITSTATUS(status);
-}
-
-/*
  * modtext.ko (tests/kmod), which checks the writes to its own text from
  * its init, loaded and unloaded CHURN_CYCLES times. Every load must pass
  * and every unload take the module away, and the first load must have
@@ -1064,11 +1039,8 @@ static void step_module_churn(const struct step *s)
 	for (i = 0; !ret && i < CHURN_CYCLES; i++) {
 		int last = i == CHURN_CYCLES - 1;
 
-		/*
-		 * The first load, from a child, has where its text is
-		 * recorded, the rest not.
-		 */
-		ret = i ? load_module_only("modtext.ko", "") : load_module_child("modtext.ko");
+		/* The first load has where its text is recorded, the rest not. */
+		ret = i ? load_module_only("modtext.ko", "") : load_module("modtext.ko", "");
 		if (ret) {
 			diag("load %d of modtext.ko: %s", i + 1, strerror(-ret));
 			break;
@@ -1104,6 +1076,19 @@ static void step_module_churn(const struct step *s)
  * module's own keys) and after (the keys its init flips). Its init fails,
  * and so its load, on a branch that went the wrong way.
  */
+/* Unload module @name; 0 once it is gone, -1 (said) if it is still there. */
+static int unload_checked(const char *name)
+{
+	char path[128];
+
+	unload_module(name);
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	if (access(path, F_OK))
+		return 0;
+	diag("%s is still loaded after rmmod", name);
+	return -1;
+}
+
 static void step_static_keys(const struct step *s)
 {
 	int ret;
@@ -1117,18 +1102,20 @@ static void step_static_keys(const struct step *s)
 		diag("loading test_static_key_base.ko: %s", strerror(-ret));
 	else if ((ret = load_module("test_static_keys.ko", "")))
 		diag("loading test_static_keys.ko: %s", strerror(-ret));
-	unload_module("test_static_keys");
-	unload_module("test_static_key_base");
+	if (!ret)
+		ret = unload_checked("test_static_keys") | unload_checked("test_static_key_base");
+	else
+		unload_module("test_static_key_base");
 	result(!ret, s->name, NULL);
 }
 
 #define KLP_DIR		"/sys/kernel/livepatch/"
-#define KLP_WAIT	150	/* tenths of a second, as the selftests wait */
+#define KLP_WAIT	600	/* tenths of a second, as the selftests wait */
 
 /*
  * Wait until livepatch @patch is done with its transition (its sysfs
  * "transition" reads 0), or, with @gone, until it is gone altogether (it
- * was disabled). 0, or -1 after 15 s.
+ * was disabled). 0, or -1 after KLP_WAIT.
  */
 static int klp_settle(const char *patch, int gone)
 {
@@ -1263,16 +1250,18 @@ static void step_livepatch(const struct step *s)
 			     "the patch's callbacks did not run as it came");
 			ok = 0;
 		}
-		unload_module("test_klp_callbacks_mod");
+		ok = !unload_checked("test_klp_callbacks_mod") && ok;
 		ok = !klp_remove("test_klp_callbacks_demo") && ok;
 		if (ftrace_hooked(KLP_BUSY)) {
 			diag("\"%s\" still in %s with the patch gone", KLP_BUSY, ENABLED_FUNCS);
 			ok = 0;
 		}
 	} else {
+		klp_remove("test_klp_callbacks_demo");
 		ok = 0;
 	}
-	unload_module("test_klp_callbacks_busy");
+	if (!ret)
+		ok = !unload_checked("test_klp_callbacks_busy") && ok;
 	free(before);
 	free(during);
 	free(after);
@@ -1337,11 +1326,15 @@ static void step_distro_modules(const struct step *s)
 	for (i = 0; i < sizeof(distro_modules) / sizeof(distro_modules[0]); i++) {
 		char name[64], *p;
 
-		ret = distro_modules[i].needs ? load_module(distro_modules[i].needs, "") : 0;
-		if (!ret || ret == -EEXIST)
-			ret = load_module(distro_modules[i].file, "");
+		const char *file = distro_modules[i].needs;
+
+		ret = file ? load_module(file, "") : 0;
+		if (!ret || ret == -EEXIST) {
+			file = distro_modules[i].file;
+			ret = load_module(file, "");
+		}
 		if (ret)
-			diag("loading %s: %s", distro_modules[i].file, strerror(-ret));
+			diag("loading %s: %s", file, strerror(-ret));
 		else if (!distro_listed(distro_modules[i].list, distro_modules[i].entry))
 			diag("%s: no %s in %s%s", distro_modules[i].file, distro_modules[i].entry,
 			     distro_modules[i].list,
@@ -1352,9 +1345,11 @@ static void step_distro_modules(const struct step *s)
 		name[strcspn(name, ".")] = '\0';
 		for (p = name; (p = strchr(p, '-')); )
 			*p = '_';
-		unload_module(name);
+		if (!ret && unload_checked(name))
+			ok = 0;
 	}
-	unload_module("blowfish_common");
+	if (unload_checked("blowfish_common"))
+		ok = 0;
 	result(ok, s->name, NULL);
 }
 
@@ -1379,22 +1374,23 @@ static long long ns_between(const struct timespec *a, const struct timespec *b)
 }
 
 /*
- * Wait until the module areas and DirectMap4k read the same twice in a
- * row: the init sections of what was just loaded are freed from a work
- * item. 0, or -1 after 10 s.
+ * Wait until no more than @areas module areas are left (the init
+ * sections of what was just loaded are freed from a work item, after an
+ * RCU grace period), and then until DirectMap4k reads the same twice in
+ * a row. 0, or -1 after 10 s.
  */
-static int modules_settle(void)
+static int modules_settle(int areas)
 {
-	int i, areas = -2, n;
-	long dm = -2, d;
+	long dm = -2;
+	int i, n;
 
-	for (i = 0; i < 100; i++) {
+	for (i = 0; areas >= 0 && i < 100; i++) {
 		n = module_areas();
-		d = meminfo("DirectMap4k");
-		if (n >= 0 && n == areas && d == dm)
-			return 0;
-		areas = n;
-		dm = d;
+		if (n >= 0 && n <= areas) {
+			if (meminfo("DirectMap4k") == dm)
+				return 0;
+			dm = meminfo("DirectMap4k");
+		}
 		usleep(100 * 1000);
 	}
 	return -1;
@@ -1418,17 +1414,19 @@ static void step_module_bench(const struct step *s)
 	static unsigned long long page[TEXT_PAGES_MAX], region[TEXT_PAGES_MAX];
 	int pages = 0, regions = 0, pte = 0, pmds = 0, ok = 1, ret, i, j;
 	long long bytes = 0, load[MODBENCH_CYCLES], unload[MODBENCH_CYCLES];
-	int packed = module_text_on_execmem();
+	int packed = module_text_on_execmem(), areas = module_areas();
 	long dm4k[2] = { -1, -1 };
 	size_t m;
 
 	if (!have_module(modbench_set[0])) {
-		result(0, s->name, NULL);
 		diag("no %s on this kernel", modbench_set[0]);
+		result(0, s->name, NULL);
 		return;
 	}
-	if (modules_settle())
+	if (modules_settle(areas)) {
+		diag("module areas or DirectMap4k did not settle in 10 s before the loads");
 		ok = 0;
+	}
 	dm4k[0] = meminfo("DirectMap4k");
 	for (m = 0; ok && m < MODBENCH_N; m++) {
 		ret = load_module_only(modbench_set[m], "");
@@ -1437,7 +1435,8 @@ static void step_module_bench(const struct step *s)
 			ok = 0;
 		}
 	}
-	if (ok && modules_settle()) {
+	/* Each core off execmem is one more area of move_module()'s. */
+	if (ok && modules_settle(areas + (packed ? 0 : (int)MODBENCH_N))) {
 		diag("module areas or DirectMap4k did not settle in 10 s");
 		ok = 0;
 	}

@@ -5,9 +5,12 @@
  * Where module text is on execmem, it is read-only from the moment it is
  * allocated, and the writes made while the module is being formed go
  * through execmem_fill():
- *   - relocations: a call into the kernel, and a PC-relative reference
- *     to the module's data, which lies in an allocation of its own, from
- *     core text, checked against the same reference from init text;
+ *   - relocations: a PC-relative reference to the module's data, which
+ *     lies in an allocation of its own, from core text, checked against
+ *     the same reference from init text before anything uses it (a
+ *     reference that went astray must fail the load, not oops the
+ *     kernel, which the guests boot with oops=panic); then a call into
+ *     the kernel;
  *   - an alternative (x86): X86_FEATURE_ALWAYS is always set, so its
  *     replacement must be in place, or the code returns 0 instead of 1;
  *     the replacement is shorter than the original, so the NOPs that pad
@@ -39,17 +42,23 @@ static noinline int modtext_branch(void)
 	return 0;
 }
 
-/* From core text: where its data is, and a call into the kernel. */
-static noinline int *modtext_data(int *parsed)
+/* From core text: where its data is, and nothing else. */
+static noinline int *modtext_data_addr(void)
 {
 	int *p = &calls;
 
-	calls++;
-	if (kstrtoint("42", 10, parsed))
-		*parsed = 0;
 	/* The address as core text computed it, not as the compiler knows it. */
 	OPTIMIZER_HIDE_VAR(p);
 	return p;
+}
+
+/* From core text: the data written, and a call into the kernel. */
+static noinline int modtext_data(int *parsed)
+{
+	calls++;
+	if (kstrtoint("42", 10, parsed))
+		*parsed = 0;
+	return calls;
 }
 
 static noinline int modtext_alternative(void)
@@ -74,8 +83,12 @@ static int __init modtext_init(void)
 		return -EINVAL;
 	}
 	/* Init text is relocated apart from core text: the two must agree. */
-	if (modtext_data(&parsed) != &calls || calls != before + 1) {
+	if (modtext_data_addr() != &calls) {
 		pr_err("a reference to the module's data went astray\n");
+		return -EINVAL;
+	}
+	if (modtext_data(&parsed) != before + 1 || calls != before + 1) {
+		pr_err("a write to the module's data went astray\n");
 		return -EINVAL;
 	}
 	if (parsed != 42) {
