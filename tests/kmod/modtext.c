@@ -7,8 +7,8 @@
  * through execmem_fill():
  *   - relocations: a PC-relative reference to the module's data, which
  *     lies in an allocation of its own, from core text, checked against
- *     the same reference from init text before anything uses it (a
- *     reference that went astray must fail the load, not oops the
+ *     the same reference from init text before any other core text runs
+ *     (a relocation that went astray must fail the load, not oops the
  *     kernel, which the guests boot with oops=panic); then a call into
  *     the kernel;
  *   - an alternative (x86): X86_FEATURE_ALWAYS is always set, so its
@@ -29,11 +29,12 @@
 #ifdef CONFIG_X86
 #include <asm/alternative.h>
 #include <asm/cpufeatures.h>
+#include <asm/nospec-branch.h>
 #endif
 
 static DEFINE_STATIC_KEY_FALSE(modtext_key);
 /* Not zero, so that a reference that lands elsewhere reads otherwise. */
-static int calls = 0x5a5a0000;
+static int __used calls = 0x5a5a0000;
 
 static noinline int modtext_branch(void)
 {
@@ -42,7 +43,25 @@ static noinline int modtext_branch(void)
 	return 0;
 }
 
-/* From core text: where its data is, and nothing else. */
+#ifdef CONFIG_X86_64
+/*
+ * From core text: where its data is, and nothing else. In assembly, so
+ * that nothing in it depends on another relocation: a C function returns
+ * through a return thunk, a jump that is relocated too, and would take
+ * the kernel down where relocations go astray, before the check can
+ * fail. Its bare return is safe enough for a test module.
+ */
+int *modtext_data_addr(void);
+asm(".pushsection .text, \"ax\"\n"
+    ".type modtext_data_addr, @function\n"
+    "modtext_data_addr:\n\t"
+    "lea calls(%rip), %rax\n\t"
+    ANNOTATE_RETPOLINE_SAFE
+    "ret\n\t"
+    "int3\n"
+    ".size modtext_data_addr, . - modtext_data_addr\n"
+    ".popsection");
+#else
 static noinline int *modtext_data_addr(void)
 {
 	int *p = &calls;
@@ -51,6 +70,7 @@ static noinline int *modtext_data_addr(void)
 	OPTIMIZER_HIDE_VAR(p);
 	return p;
 }
+#endif
 
 /* From core text: the data written, and a call into the kernel. */
 static noinline int modtext_data(int *parsed)
@@ -78,13 +98,16 @@ static int __init modtext_init(void)
 {
 	int before = calls, parsed = 0, on;
 
-	if (modtext_alternative() != 1) {
-		pr_err("the alternative was not applied\n");
-		return -EINVAL;
-	}
-	/* Init text is relocated apart from core text: the two must agree. */
+	/*
+	 * First, before any other core text runs: init text is relocated
+	 * apart from core text, and the two must agree.
+	 */
 	if (modtext_data_addr() != &calls) {
 		pr_err("a reference to the module's data went astray\n");
+		return -EINVAL;
+	}
+	if (modtext_alternative() != 1) {
+		pr_err("the alternative was not applied\n");
 		return -EINVAL;
 	}
 	if (modtext_data(&parsed) != before + 1 || calls != before + 1) {
