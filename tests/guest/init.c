@@ -1068,14 +1068,6 @@ static void step_module_churn(const struct step *s)
 	       chunks[1] <= chunks[0], s->name, NULL);
 }
 
-/*
- * Jump labels in module text: lib/test_static_keys.c, whose init flips
- * keys of its own and of test_static_key_base.ko, and checks that each
- * branch in its text then goes the way its key says. Where module text is
- * on execmem, every one of those branches is patched there, at load (the
- * module's own keys) and after (the keys its init flips). Its init fails,
- * and so its load, on a branch that went the wrong way.
- */
 /* Unload module @name; 0 once it is gone, -1 (said) if it is still there. */
 static int unload_checked(const char *name)
 {
@@ -1088,6 +1080,15 @@ static int unload_checked(const char *name)
 	diag("%s is still loaded after rmmod", name);
 	return -1;
 }
+
+/*
+ * Jump labels in module text: lib/test_static_keys.c, whose init flips
+ * keys of its own and of test_static_key_base.ko, and checks that each
+ * branch in its text then goes the way its key says. Where module text is
+ * on execmem, every one of those branches is patched there, at load (the
+ * module's own keys) and after (the keys its init flips). Its init fails,
+ * and so its load, on a branch that went the wrong way.
+ */
 
 static void step_static_keys(const struct step *s)
 {
@@ -1324,9 +1325,8 @@ static void step_distro_modules(const struct step *s)
 	int ok = 1, ret;
 
 	for (i = 0; i < sizeof(distro_modules) / sizeof(distro_modules[0]); i++) {
-		char name[64], *p;
-
 		const char *file = distro_modules[i].needs;
+		char name[64];
 
 		ret = file ? load_module(file, "") : 0;
 		if (!ret || ret == -EEXIST) {
@@ -1341,10 +1341,7 @@ static void step_distro_modules(const struct step *s)
 			     strcmp(distro_modules[i].list, "/proc/crypto") ? "" :
 			     " with its self-test passed");
 		ok = ok && !ret && distro_listed(distro_modules[i].list, distro_modules[i].entry);
-		snprintf(name, sizeof(name), "%s", distro_modules[i].file);
-		name[strcspn(name, ".")] = '\0';
-		for (p = name; (p = strchr(p, '-')); )
-			*p = '_';
+		module_name(distro_modules[i].file, name, sizeof(name));
 		if (!ret && unload_checked(name))
 			ok = 0;
 	}
@@ -1374,29 +1371,6 @@ static long long ns_between(const struct timespec *a, const struct timespec *b)
 }
 
 /*
- * Wait until no more than @areas module areas are left (the init
- * sections of what was just loaded are freed from a work item, after an
- * RCU grace period), and then until DirectMap4k reads the same twice in
- * a row. 0, or -1 after 10 s.
- */
-static int modules_settle(int areas)
-{
-	long dm = -2;
-	int i, n;
-
-	for (i = 0; areas >= 0 && i < 100; i++) {
-		n = module_areas();
-		if (n >= 0 && n <= areas) {
-			if (meminfo("DirectMap4k") == dm)
-				return 0;
-			dm = meminfo("DirectMap4k");
-		}
-		usleep(100 * 1000);
-	}
-	return -1;
-}
-
-/*
  * make bench (mode=alloc, under icount): the same MODBENCH_N modules
  * loaded together on both kernels. Where their core text is: every 4K
  * page from each module's address in /proc/modules for its coresize that
@@ -1423,7 +1397,7 @@ static void step_module_bench(const struct step *s)
 		result(0, s->name, NULL);
 		return;
 	}
-	if (modules_settle(areas)) {
+	if (module_areas_settle(areas)) {
 		diag("module areas or DirectMap4k did not settle in 10 s before the loads");
 		ok = 0;
 	}
@@ -1436,7 +1410,7 @@ static void step_module_bench(const struct step *s)
 		}
 	}
 	/* Each core off execmem is one more area of move_module()'s. */
-	if (ok && modules_settle(areas + (packed ? 0 : (int)MODBENCH_N))) {
+	if (ok && module_areas_settle(areas + (packed ? 0 : (int)MODBENCH_N))) {
 		diag("module areas or DirectMap4k did not settle in 10 s");
 		ok = 0;
 	}
@@ -1447,8 +1421,7 @@ static void step_module_bench(const struct step *s)
 		char name[64], path[128];
 		int size, mine = 0;
 
-		snprintf(name, sizeof(name), "%s", modbench_set[m]);
-		name[strcspn(name, ".")] = '\0';
+		module_name(modbench_set[m], name, sizeof(name));
 		addr = module_text_addr(name);
 		snprintf(path, sizeof(path), "/sys/module/%s/coresize", name);
 		size = read_int(path);
@@ -1481,8 +1454,7 @@ static void step_module_bench(const struct step *s)
 	for (m = MODBENCH_N; m-- > 0; ) {
 		char name[64];
 
-		snprintf(name, sizeof(name), "%s", modbench_set[m]);
-		name[strcspn(name, ".")] = '\0';
+		module_name(modbench_set[m], name, sizeof(name));
 		unload_module(name);
 	}
 	for (i = 0; ok && i < MODBENCH_CYCLES; i++) {

@@ -196,6 +196,18 @@ static inline int load_module_only(const char *file, const char *params)
 	return ret;
 }
 
+/* The name module file @file loads as: no ".ko", '_' for '-'. */
+static inline void module_name(const char *file, char *name, size_t len)
+{
+	size_t i;
+
+	snprintf(name, len, "%s", file);
+	name[strcspn(name, ".")] = '\0';
+	for (i = 0; name[i]; i++)
+		if (name[i] == '-')
+			name[i] = '_';
+}
+
 /*
  * Load /modules/@file with @params; 0 or -errno. A module that loaded
  * has where its text is recorded (module_text_record()).
@@ -204,15 +216,10 @@ static inline int load_module(const char *file, const char *params)
 {
 	char name[64];
 	int ret = load_module_only(file, params);
-	size_t i;
 
 	if (ret || !getenv(MODTEXT_RECORD))
 		return ret;
-	snprintf(name, sizeof(name), "%s", file);
-	name[strcspn(name, ".")] = '\0';
-	for (i = 0; name[i]; i++)
-		if (name[i] == '-')
-			name[i] = '_';
+	module_name(file, name, sizeof(name));
 	module_text_record(name);
 	return 0;
 }
@@ -273,26 +280,18 @@ static inline int module_areas(void)
 }
 
 /*
- * A module's init sections (and the full symbol table, which kallsyms
- * copies from) are freed by a work item after its init returned, and
- * that free resets the direct map under them, which can split it. Wait
- * until only the new module's core is left of what loading it mapped
- * (@before: module_areas() before the load; a core on execmem is no area
- * of move_module()'s, and its data is module_data_alloc()'s), and then
- * until DirectMap4k
- * reads the same twice: it is changed just after the area goes.
- * Returns 0, or -1 after 10 s or when @before is -1.
+ * Wait until no more than @areas areas of move_module()'s are left, and
+ * then until DirectMap4k reads the same twice: it is changed just after
+ * an area goes. Returns 0, or -1 after 10 s or when @areas is negative.
  */
-static inline int module_init_freed(int before)
+static inline int module_areas_settle(int areas)
 {
 	long dm = -2;
-	int i, n, core;
+	int i, n;
 
-	/* Module text on execmem leaves no area of move_module()'s behind. */
-	core = !module_text_on_execmem();
-	for (i = 0; before >= 0 && i < 100; i++) {
+	for (i = 0; areas >= 0 && i < 100; i++) {
 		n = module_areas();
-		if (n >= 0 && n <= before + core) {
+		if (n >= 0 && n <= areas) {
 			if (meminfo("DirectMap4k") == dm)
 				return 0;
 			dm = meminfo("DirectMap4k");
@@ -300,6 +299,22 @@ static inline int module_init_freed(int before)
 		usleep(100 * 1000);
 	}
 	return -1;
+}
+
+/*
+ * A module's init sections (and the full symbol table, which kallsyms
+ * copies from) are freed by a work item after its init returned, and
+ * that free resets the direct map under them, which can split it. Wait
+ * until only the new module's core is left of what loading it mapped
+ * (@before: module_areas() before the load; a core on execmem is no area
+ * of move_module()'s, and its data is module_data_alloc()'s), and
+ * DirectMap4k has settled. Returns 0, or -1 after 10 s or when @before
+ * is -1.
+ */
+static inline int module_init_freed(int before)
+{
+	/* Module text on execmem leaves no area of move_module()'s behind. */
+	return before < 0 ? -1 : module_areas_settle(before + !module_text_on_execmem());
 }
 
 #endif
