@@ -117,15 +117,18 @@ GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -I$(TREE)/tools/testing/selfte
 $(B)/init-%: tests/guest/init.c tests/guest/bpfsum.c tests/guest/bpfsum.h \
 		tests/guest/ftracelog.c tests/guest/ftracelog.h tests/guest/vmsum.c \
 		tests/guest/vmsum.h tests/guest/kmodload.h tests/guest/ksym.h \
-		tests/guest/meminfo.h tests/guest/ptdump.h tests/guest/textpages.h | $(B)/deps.stamp
+		tests/guest/meminfo.h tests/guest/ptdump.h tests/guest/textpages.h \
+		tests/guest/owntext.h | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
 
 $(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/bpfsys.h tests/guest/ksym.h \
-		tests/guest/meminfo.h tests/guest/ptdump.h $(B)/tree.stamp | $(B)/deps.stamp
+		tests/guest/meminfo.h tests/guest/ptdump.h tests/guest/kmodload.h \
+		tests/guest/owntext.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 $(B)/bpf_tramp-%: tests/guest/bpf_tramp.c tests/guest/bpfsys.h tests/guest/kmodload.h \
-		tests/guest/meminfo.h tests/guest/ptdump.h tests/guest/textpages.h $(B)/tree.stamp | $(B)/deps.stamp
+		tests/guest/meminfo.h tests/guest/ptdump.h tests/guest/textpages.h \
+		tests/guest/owntext.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 $(B)/cbpf_where-%: tests/guest/cbpf_where.c tests/guest/bpfsys.h tests/guest/kmodload.h \

@@ -68,6 +68,8 @@ def rows(base, new):
     row('BPF text bytes (JIT output)', 'jit_bytes_total')
     row('distinct 4K pages holding BPF text', 'text_pages_4k')
     row('distinct 2M pages holding BPF text', 'text_pages_2m')
+    row('  pages of BPF text with their direct-map alias split to 4K', 'text_alias_pte',
+        goal='0', met=p.get('text_alias_pte') == 0)
     pmd = lambda m: m.get('text_pmd_permille', 0) / 10
     row('BPF text bytes on PMD mappings (%)', b=pmd(base), p=pmd(new),
         goal='100', met=pmd(new) == 100)
@@ -147,14 +149,18 @@ def rows(base, new):
     for key, what in (('mapped', 'mapped'), ('unmapped', 'given back')):
         k = f'churn_units_{key}'
         row(f'  2 MiB units {what} in {CHURN_OPS} rounds', k, goal='0', met=p.get(k) == 0)
-    def text_rows(kind, title, loop, dm_goal=True):
+    def text_rows(kind, title, loop, dm_goal=True, alias=True):
         """Where the text of @kind went: its pages, their 2M regions, the
-        pages on 4K mappings, and DirectMap4k over @loop (with a goal of
-        0 unless @dm_goal is False)."""
+        pages on 4K mappings, those with the direct map's alias split
+        (unless @alias is False), and DirectMap4k over @loop (with a goal
+        of 0 unless @dm_goal is False)."""
         row(title, f'{kind}_pages')
         row('  distinct 2M regions holding those pages', f'{kind}_regions_2m')
         row('  of those pages, on 4K mappings', f'{kind}_pages_pte', goal='0',
             met=p.get(f'{kind}_pages_pte') == 0)
+        if alias:
+            row('  pages of its own with their direct-map alias split to 4K',
+                f'{kind}_alias_pte', goal='0', met=p.get(f'{kind}_alias_pte') == 0)
         dm = f'{kind}_directmap4k_growth_kb'
         row(f'  DirectMap4k growth, {loop} (kB)', dm, goal='0' if dm_goal else '',
             met=p.get(dm) == 0 if dm_goal else None)
@@ -189,7 +195,7 @@ def rows(base, new):
     # Module data keeps pages of its own, whose permissions still split
     # the direct map: no goal for DirectMap4k here (see "Reading it").
     text_rows('modules', f'modules: core text of {MODBENCH_N} modules loaded together, pages',
-              'their loads', dm_goal=False)
+              'their loads', dm_goal=False, alias=False)
     row('  iTLB entries mapping it (a 4K page or a PMD each)', 'modules_itlb')
     row('  RO+X bytes it takes (whole pages where not on execmem)', 'modules_text_bytes')
     for key in ('load', 'unload'):
@@ -351,6 +357,12 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   executable; the direct map aliases of those pages must follow, which
   splits its huge pages. execmem takes whole 2 MiB pages for its chunks,
   so the alias changes as a whole huge page and nothing splits.
+  DirectMap4k counts a split only where the region was not split
+  already, which earlier loads often did; the "direct-map alias split"
+  rows count, page by page, the text the workload made itself whose
+  alias is on a 4K mapping (`tests/kmod/textalias.c` walks the kernel's
+  page tables from the text's page to its alias), so they tell the two
+  kernels apart whatever came before.
 - Pages: the baseline's `bpf_prog_pack` already packs programs into
   2 MiB packs, but maps them with 4K PTEs in 6.1 (module_alloc() area,
   no huge vmap), so the text spans hundreds of 4K iTLB entries. execmem

@@ -51,6 +51,18 @@ for log in "$g"/vmsum/*.log; do
 	say "vmsum/$name" $got "$want"
 done
 
+# Dynamic text a test made itself: owntext/NAME.{pmd|any}.{pass,fail}/
+# holds its ranges and textalias.ko's answers, judged against one
+# page-table dump.
+gcc -O2 -Wall -Wextra -Werror -o "$tmp/owntext-check" "$g/owntext-check.c"
+for d in "$g"/owntext/*/; do
+	IFS=. read -r name mode want _ <<<"$(basename "$d")"
+	rc=0; "$tmp/owntext-check" "$mode" "$d/ranges" "$g/owntext/ptdump" "$d/aliases" \
+		>/dev/null || rc=$?
+	got=pass; [ $rc = 1 ] && got=fail; [ $rc -gt 1 ] && got=error$rc
+	say "owntext/$name.$mode" $got "$want"
+done
+
 # ftrace's startup selftests in a boot log: NAME.{pass,fail}.log.
 gcc -O2 -Wall -o "$tmp/ftracelog-check" "$g/ftracelog-check.c" "$g/../guest/ftracelog.c"
 for log in "$g"/ftracelog/*.log; do

@@ -54,9 +54,11 @@
 
 #include "kselftest.h"
 #include "bpfsys.h"
+#include "kmodload.h"
 #include "ksym.h"
 #include "meminfo.h"
 #include "ptdump.h"
+#include "owntext.h"
 
 #define MAX_PROGS	4096
 #define MAX_INSNS	4096
@@ -679,6 +681,36 @@ static int check_placement(int want_pmd, uint64_t *pmd_bytes)
 }
 
 /*
+ * The direct map's alias of every page of every program's image, as
+ * textalias.ko tells it: where the fleet is on execmem, none may be split
+ * to 4K (the base kernel splits the alias of each page it makes read-only,
+ * which DirectMap4k shows only where the region was not split before).
+ * Returns 1 if that fails, 0 if not (or where it is not judged).
+ */
+static int check_aliases(int want_pmd)
+{
+	char *ranges = malloc((size_t)nprogs * 32 + 1), why[1024];
+	struct own_text ot;
+	size_t len = 0;
+	int i, ret;
+
+	if (!ranges)
+		ksft_exit_fail_msg("out of memory\n");
+	ranges[0] = '\0';
+	for (i = 0; i < nprogs; i++)
+		len += snprintf(ranges + len, 32, "%llx %u\n", (unsigned long long)progs[i].addr,
+				progs[i].len);
+	pt_load();
+	ret = own_text_judge(ranges, want_pmd, text_alias_lookup(), &ot, why, sizeof(why));
+	free(ranges);
+	ksft_print_msg("the images' pages: %s\n", why);
+	/* A figure only where every page was told. */
+	if (ot.pages && !ot.alias_unknown)
+		ksft_print_msg("metric: text_alias_pte %d\n", ot.alias_pte);
+	return want_pmd && ret;
+}
+
+/*
  * Present mappings in the whole kernel page-table dump that are W+X, or
  * -1 where the dump cannot tell: there is none, or it holds no present,
  * read-only, executable mapping, which the kernel text always is.
@@ -914,7 +946,7 @@ int main(int argc, char **argv)
 {
 	long dm4k[3], dm2m[3];
 	int opt, want_report = 0, bench = 0, cycles = 0, loaded, i, j, bad, chunks0, chunks1, execmem = -1;
-	int tail = 1, user = 0, cloned, nodes = 0, numa_ok = 1;
+	int tail = 1, user = 0, cloned, nodes = 0, numa_ok = 1, split;
 	struct vm_count start, fleet, before, end, dump;
 	long tlb, cal, tail_kb = 0;
 	double ms[5];
@@ -994,6 +1026,9 @@ int main(int argc, char **argv)
 		ksft_test_result(!bad, "two_loaders\n");
 		ksft_finished();
 	}
+	/* Loaded before DirectMap4k is read: loading a module changes it. */
+	if (text_alias_ready())
+		ksft_print_msg("no textalias.ko: the direct map's aliases cannot be told\n");
 	/* The step before may still be freeing its programs (test_bpf's). */
 	settle(INT_MAX, &start, "before the fleet");
 	chunks0 = start.chunks;
@@ -1041,6 +1076,7 @@ int main(int argc, char **argv)
 
 	/* 5: placement */
 	bad = check_placement(execmem, &pmd_bytes);
+	split = check_aliases(execmem);
 	for (i = 0; i < nprogs; i++)
 		total += progs[i].len;
 	dm4k[1] = meminfo("DirectMap4k");
@@ -1079,7 +1115,9 @@ int main(int argc, char **argv)
 		bad++;
 	}
 	ksft_print_msg("metric: first_chunk %#llx\n", (unsigned long long)first_chunk());
-	ksft_test_result(!bad, "placement\n");
+	if (split)
+		ksft_print_msg("the direct map's alias split for some of the images' pages\n");
+	ksft_test_result(!bad && !split, "placement\n");
 	if (user) {
 		i = user_mapped(&cloned);
 		if (i < 0 || !cloned)

@@ -37,6 +37,7 @@
 #include "meminfo.h"
 #include "ptdump.h"
 #include "textpages.h"
+#include "owntext.h"
 #include "vmsum.h"
 
 #define DONE_MARKER "# execmem-guest: done"
@@ -779,6 +780,28 @@ static void text_pages(const char *owner, int want_pmd, struct text_pages *tp)
 	text_pages_scan(want_pmd, tp, text_owned, text_misplaced);
 }
 
+/*
+ * The text that the armed test module @mod made itself (its parameter
+ * "text"): every page placed as text_pages() wants it, and where
+ * @want_pmd, the direct map's alias of each page not split to 4K. This
+ * is what tells execmem from the base kernel, which splits the alias of
+ * every page it makes read-only. 0 or -1.
+ */
+static int own_text(const char *mod, int want_pmd, struct own_text *ot)
+{
+	char ranges[4096], why[512];
+	int ret = module_own_text(mod, ranges, sizeof(ranges));
+
+	if (ret) {
+		diag("%s: its own text cannot be read: %s", mod, strerror(-ret));
+		return -1;
+	}
+	pt_load();
+	ret = own_text_judge(ranges, want_pmd, text_alias, ot, why, sizeof(why));
+	diag("%s's own text: %s", mod, why);
+	return ret;
+}
+
 /* Where BPF's text is on execmem (fleet=execmem), kprobes' is too. */
 static int fleet_on_execmem(void)
 {
@@ -896,6 +919,9 @@ static void step_text_fleet(const struct step *s)
 			result(1, s->name, "no test module for it on this kernel");
 		return;
 	}
+	/* Before the module and DirectMap4k: loading it changes the count. */
+	if (text_alias_ready())
+		diag("no textalias.ko: the direct map's aliases cannot be told");
 	areas = module_areas();
 	ret = load_module(file, params ? params + 1 : "");
 	ok = !ret;
@@ -908,8 +934,9 @@ static void step_text_fleet(const struct step *s)
 	dm4k[0] = meminfo("DirectMap4k");
 	for (r = 1; ok && r <= FLEET_ROUNDS; r++) {
 		struct text_pages tp = { 0 };
+		struct own_text ot = { 0 };
 		struct buf log = { 0 };
-		int unoptimized = 0;
+		int unoptimized = 0, own = -1;
 
 		kmsg_drain(&boot_log);
 		ret = module_param_write(s->name, "armed", "1");
@@ -918,6 +945,7 @@ static void step_text_fleet(const struct step *s)
 			if (!strncmp(s->arg, "kprobes", kind))
 				unoptimized = kprobes_optimized(s->name);
 			text_pages(owner, want_pmd, &tp);
+			own = own_text(s->name, want_pmd, &ot);
 			ret = module_param_write(s->name, "armed", "0");
 		}
 		kmsg_drain(&log);
@@ -926,12 +954,15 @@ static void step_text_fleet(const struct step *s)
 		diag("round %d: %s; %d symbols in %d pages, %d 2M regions, %d pages on 4K mappings, %d misplaced",
 		     r, ret ? strerror(-ret) : "made, checked, taken away", tp.symbols, tp.pages,
 		     tp.regions, tp.pte, tp.misplaced);
-		ok = !ret && tp.symbols && !tp.misplaced && !unoptimized;
+		ok = !ret && tp.symbols && !tp.misplaced && !unoptimized && !own;
 		if (r > 1)
 			continue;
 		diag("metric: %.*s_pages %d", kind, s->arg, tp.pages);
 		diag("metric: %.*s_regions_2m %d", kind, s->arg, tp.regions);
 		diag("metric: %.*s_pages_pte %d", kind, s->arg, tp.pte);
+		/* A figure only where every page was told. */
+		if (!own && ot.pages && !ot.alias_unknown)
+			diag("metric: %.*s_alias_pte %d", kind, s->arg, ot.alias_pte);
 	}
 	dm4k[1] = meminfo("DirectMap4k");
 	unload_module(s->name);

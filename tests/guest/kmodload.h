@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +316,96 @@ static inline int module_init_freed(int before)
 {
 	/* Module text on execmem leaves no area of move_module()'s behind. */
 	return before < 0 ? -1 : module_areas_settle(before + !module_text_on_execmem());
+}
+
+/*
+ * tests/kmod/textalias.ko, which tells where the direct map's alias of a
+ * page of kernel text is mapped: loaded once, before a step reads
+ * DirectMap4k (loading a module changes it); 0, or -1 where the module
+ * is not on this kernel or will not load.
+ */
+static inline int text_alias_ready(void)
+{
+	static int ready;	/* 1 loaded, -1 not to be had, 0 not tried yet */
+	int areas;
+
+	if (!ready) {
+		ready = -1;
+		areas = module_areas();
+		if (!access("/sys/module/textalias", F_OK)) {
+			ready = 1;
+		} else if (have_module("textalias.ko") && !load_module("textalias.ko", "")) {
+			ready = 1;
+			if (module_init_freed(areas))
+				fprintf(stderr, "textalias.ko: its init sections not freed in 10 s\n");
+		}
+	}
+	return ready > 0 ? 0 : -1;
+}
+
+/*
+ * textalias.ko's answer for @page: "pte", "pmd", "pud", "image" or
+ * "none", as own_text_judge() takes it (owntext.h); NULL without the
+ * module.
+ */
+static inline const char *text_alias(uint64_t page)
+{
+	static const char query[] = "/sys/module/textalias/parameters/query";
+	static char level[16];
+	unsigned long long got;
+	char buf[64] = "";
+	int fd, n;
+
+	if (text_alias_ready())
+		return NULL;
+	snprintf(buf, sizeof(buf), "%llx 1", (unsigned long long)page);
+	if (write_file(query, buf))
+		return NULL;
+	fd = open(query, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	/* The answer must be for this page, not another reader's query. */
+	return sscanf(buf, "%llx %15s", &got, level) == 2 && got == page ? level : NULL;
+}
+
+/*
+ * text_alias(), for own_text_judge(); NULL on a kernel without loadable
+ * modules, where nothing can tell the aliases (and nothing is judged).
+ * Where the kernel has modules, a textalias.ko that is missing or will
+ * not load makes every alias unknown, and so a failure where judged.
+ */
+static inline const char *(*text_alias_lookup(void))(uint64_t)
+{
+	return access("/proc/modules", F_OK) ? NULL : text_alias;
+}
+
+/*
+ * The text that the loaded module @mod made itself, as its parameter
+ * "text" gives it ("ADDR LEN" lines, for own_text_judge()), into @buf of
+ * @len bytes; 0 or -errno.
+ */
+static inline int module_own_text(const char *mod, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/text", mod);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return 0;
 }
 
 #endif

@@ -10,7 +10,8 @@
  * (arch_ftrace_update_trampoline()); the write fails unless it did, and
  * unless a call of the function ran the callback exactly once. While the
  * ops is armed, the guest can see the trampoline: kallsyms lists it as
- * ftrace_trampoline under [__builtin__ftrace]. Writing 0 unregisters the
+ * ftrace_trampoline under [__builtin__ftrace], and the parameter "text"
+ * gives its address and length. Writing 0 unregisters the
  * ops, which frees the trampoline before it returns. Where execmem held
  * it, that memory must then hold nothing but traps, or be unmapped with
  * the chunk it was in.
@@ -154,6 +155,23 @@ static int armed_disarm(void)
 }
 
 #include "armed.h"
+
+/*
+ * While armed, reading "text" gives the trampoline as "ADDR LEN", for the
+ * guest to check every page of it against the page tables.
+ */
+static int text_get(char *buf, const struct kernel_param *kp)
+{
+	if (!armed)
+		return -ENOENT;
+	return scnprintf(buf, PAGE_SIZE, "%lx %lu\n", tramp, tramp_size);
+}
+
+static const struct kernel_param_ops text_ops = {
+	.get = text_get,
+};
+module_param_cb(text, &text_ops, NULL, 0400);
+MODULE_PARM_DESC(text, "while armed: the trampoline, as \"ADDR LEN\"");
 
 MODULE_DESCRIPTION("an ftrace_ops with a trampoline of its own, on demand");
 MODULE_LICENSE("GPL");

@@ -13,7 +13,8 @@
  * runs the sled twice, right away and after the optimizer's delay, and
  * fails unless every probe fired exactly once each time. While the
  * fleet is armed, the guest can see where kprobes put the slots
- * (kallsyms lists each page under [__builtin__kprobes]). Writing 0 takes
+ * (kallsyms lists each page under [__builtin__kprobes]; the parameter
+ * "text" lists the pages of this fleet's own). Writing 0 takes
  * all the probes away at once.
  *
  * The fleet comes and goes while the module stays loaded: loading a
@@ -236,6 +237,62 @@ static const struct kernel_param_ops fire_ops = {
 };
 module_param_cb(fire, &fire_ops, NULL, 0200);
 MODULE_PARM_DESC(fire, "write 1: run the sled, once every probe is a jump (-EAGAIN before); fails unless each probe fires once");
+
+/* Add @page to the @n distinct pages of @pages (of at most @max); 0 or -E2BIG. */
+static int page_add(unsigned long *pages, int *n, int max, unsigned long page)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (pages[i] == page)
+			return 0;
+	if (*n == max)
+		return -E2BIG;
+	pages[(*n)++] = page;
+	return 0;
+}
+
+/*
+ * While armed, reading "text" gives the pages that hold this fleet's own
+ * instruction slots and, for each probe that is a jump, its detour
+ * buffer (the jump's target), as "ADDR LEN" lines of one page each: the
+ * guest checks every one of them against the page tables. A slot or a
+ * buffer never crosses the end of a kprobes page, so the page of its
+ * first byte holds all of it.
+ */
+#define TEXT_PAGES_MAX	(PAGE_SIZE / 32)
+
+static int text_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned long *pages;
+	int i, n = 0, len = 0, ret = 0;
+
+	if (!armed)
+		return -ENOENT;
+	pages = kcalloc(TEXT_PAGES_MAX, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; !ret && i < probes; i++) {
+		u8 *at = (u8 *)fleet[i].kp.addr;
+
+		ret = page_add(pages, &n, TEXT_PAGES_MAX,
+			       (unsigned long)fleet[i].kp.ainsn.insn & PAGE_MASK);
+		if (!ret && *at == JMP32_INSN_OPCODE)
+			ret = page_add(pages, &n, TEXT_PAGES_MAX,
+				       ((unsigned long)at + JMP32_INSN_SIZE +
+					*(s32 *)(at + 1)) & PAGE_MASK);
+	}
+	for (i = 0; !ret && i < n; i++)
+		len += scnprintf(buf + len, PAGE_SIZE - len, "%lx %lu\n", pages[i], PAGE_SIZE);
+	kfree(pages);
+	return ret ?: len;
+}
+
+static const struct kernel_param_ops text_ops = {
+	.get = text_get,
+};
+module_param_cb(text, &text_ops, NULL, 0400);
+MODULE_PARM_DESC(text, "while armed: the pages of the fleet's slots and detour buffers, as \"ADDR LEN\" lines");
 
 MODULE_DESCRIPTION("register, fire and remove a fleet of kprobes, on demand");
 MODULE_LICENSE("GPL");
