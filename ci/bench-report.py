@@ -68,7 +68,7 @@ def rows(base, new):
     row('BPF text bytes (JIT output)', 'jit_bytes_total')
     row('distinct 4K pages holding BPF text', 'text_pages_4k')
     row('distinct 2M pages holding BPF text', 'text_pages_2m')
-    row('  pages of BPF text with their direct-map alias split to 4K', 'text_alias_pte',
+    row('  image pages with their direct-map alias split to 4K (once per image)', 'text_alias_pte',
         goal='0', met=p.get('text_alias_pte') == 0)
     pmd = lambda m: m.get('text_pmd_permille', 0) / 10
     row('BPF text bytes on PMD mappings (%)', b=pmd(base), p=pmd(new),
@@ -192,8 +192,9 @@ def rows(base, new):
         row(f'  {what} (guest ns under icount)', f'tramp_{key}_ns')
         r = ratio(new.get(f'tramp_{key}_ns'), base.get(f'tramp_{key}_ns'))
         row('  patched / baseline', b=1.0, p=r, goal='<= 1.0', met=within(r, 1.0))
-    # Module data keeps pages of its own, whose permissions still split
-    # the direct map: no goal for DirectMap4k here (see "Reading it").
+    # Module init text and data keep pages of their own, whose
+    # permissions still split the direct map: no goal for DirectMap4k
+    # here (see "Reading it").
     text_rows('modules', f'modules: core text of {MODBENCH_N} modules loaded together, pages',
               'their loads', dm_goal=False, alias=False)
     row('  iTLB entries mapping it (a 4K page or a PMD each)', 'modules_itlb')
@@ -433,9 +434,10 @@ Guests: baseline `{gbase}`, patched `{gnew}`.
   its text takes whole 4K pages, each an iTLB entry, and the direct
   map splits under them. On the patched kernel the core text is a
   piece of an execmem chunk, sized to the byte and PMD-mapped, shared
-  with other modules and BPF; module data still has pages of its own
-  whose permissions split the direct map (execmem.rst says what it would
-  take to change that), so DirectMap4k has no goal in this row.
+  with other modules and BPF; module init text and data still have
+  pages of their own whose permissions split the direct map
+  (execmem.rst says what it would take to change that), so DirectMap4k
+  has no goal in this row.
   Loading writes the text through `execmem_fill()` instead of
   `memcpy()` into memory that is still writable; the load and unload
   rows show what that costs.
