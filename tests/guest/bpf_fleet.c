@@ -6,7 +6,7 @@
  * where their text landed: distinct 4K and 2M pages, the page-table level
  * and permissions that map it, and how the direct map changed.
  *
- * Usage: bpf_fleet -e execmem|plain [-t on|off] [-u yes|no] [-m NODES] [-n COUNT] [-r] [-b]
+ * Usage: bpf_fleet -e execmem|plain [-t on|off] [-u yes|no] [-m NODES] [-n COUNT] [-r] [-b] [-a]
  *   -e: what the host expects of this kernel: "execmem" (BPF text on
  *       execmem: PMD mappings, the text tail first, chunks given back) or
  *       "plain" (RO+X mappings of any size). The loader never guesses this
@@ -24,6 +24,11 @@
  *       came from the loading CPU's node each time
  *   Options may be given as "unset", which means their default.
  *   -r: also print a human report
+ *   -a: load tests/kmod/textalias.ko first, and with execmem require
+ *       that no page of any image has its direct-map alias split for it
+ *       (placement). Not in the layout boots: the module's own text
+ *       there takes a chunk before the fleet of 500 can, and
+ *       chunks_given_back needs the fleet to make one.
  *   -b: benchmark: keep CPU 1 busy throughout (so that no CPU sits in lazy
  *       TLB mode), and time five extra load+run+unload cycles
  *   -c N: only time, for make bench's interleaved boots of the two
@@ -946,7 +951,7 @@ int main(int argc, char **argv)
 {
 	long dm4k[3], dm2m[3];
 	int opt, want_report = 0, bench = 0, cycles = 0, loaded, i, j, bad, chunks0, chunks1, execmem = -1;
-	int tail = 1, user = 0, cloned, nodes = 0, numa_ok = 1, split;
+	int tail = 1, user = 0, cloned, nodes = 0, numa_ok = 1, split, aliases = 0;
 	struct vm_count start, fleet, before, end, dump;
 	long tlb, cal, tail_kb = 0;
 	double ms[5];
@@ -955,8 +960,10 @@ int main(int argc, char **argv)
 	uint64_t pmd_bytes = 0, total = 0;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "n:rbc:e:t:u:m:")) != -1) {
-		if (opt == 't')
+	while ((opt = getopt(argc, argv, "n:rbc:e:t:u:m:a")) != -1) {
+		if (opt == 'a')
+			aliases = 1;
+		else if (opt == 't')
 			tail = !strcmp(optarg, "off") ? 0 : !strcmp(optarg, "on") ||
 			       !strcmp(optarg, "unset") ? 1 : -1;
 		else if (opt == 'u')
@@ -1027,7 +1034,7 @@ int main(int argc, char **argv)
 		ksft_finished();
 	}
 	/* Loaded before DirectMap4k is read: loading a module changes it. */
-	if (text_alias_ready())
+	if (aliases && text_alias_ready())
 		ksft_print_msg("no textalias.ko: the direct map's aliases cannot be told\n");
 	/* The step before may still be freeing its programs (test_bpf's). */
 	settle(INT_MAX, &start, "before the fleet");
@@ -1076,7 +1083,7 @@ int main(int argc, char **argv)
 
 	/* 5: placement */
 	bad = check_placement(execmem, &pmd_bytes);
-	split = check_aliases(execmem);
+	split = aliases ? check_aliases(execmem) : 0;
 	for (i = 0; i < nprogs; i++)
 		total += progs[i].len;
 	dm4k[1] = meminfo("DirectMap4k");
