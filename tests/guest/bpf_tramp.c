@@ -316,30 +316,13 @@ static int alias_judged = 1;
  */
 static void tramp_aliases(int want_pmd)
 {
-	char line[512], sym[256], mod[64], type, why[512], *ranges = NULL;
-	unsigned long long addr;
-	size_t len = 0, size = 0;
+	char why[512], *ranges = text_symbol_ranges(is_trampoline);
 	struct own_text ot;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		mod[0] = '\0';
-		if (sscanf(line, "%llx %c %255s %63s", &addr, &type, sym, mod) < 3 ||
-		    !is_trampoline(sym, mod))
-			continue;
-		if (len + 32 > size) {
-			size = size ? 2 * size : 4096;
-			ranges = realloc(ranges, size);
-			if (!ranges)
-				ksft_exit_fail_msg("out of memory\n");
-		}
-		len += snprintf(ranges + len, size - len, "%llx 1\n", addr);
-	}
-	if (f)
-		fclose(f);
 	own_text_alias_fn lookup = text_alias_lookup();
 
-	own_text_judge(ranges ? ranges : "", want_pmd, lookup, &ot, why, sizeof(why));
+	if (!ranges)
+		ksft_exit_fail_msg("out of memory\n");
+	own_text_judge(ranges, want_pmd, lookup, &ot, why, sizeof(why));
 	ksft_print_msg("trampolines' first pages: %s\n", why);
 	free(ranges);
 	if (!lookup) {

@@ -11,6 +11,7 @@
 #define TEXTPAGES_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct text_pages {
@@ -24,6 +25,51 @@ struct text_pages {
 #define TEXT_PAGES_MAX	4096
 
 /*
+ * Read one line of /proc/kallsyms: 1 if it names a symbol, with @mod ""
+ * for the kernel's own. @sym holds 256 bytes, @mod 64.
+ */
+static inline int kallsyms_parse(const char *line, unsigned long long *addr, char *sym,
+				 char *mod)
+{
+	char type;
+
+	mod[0] = '\0';
+	return sscanf(line, "%llx %c %255s %63s", addr, &type, sym, mod) >= 3;
+}
+
+/*
+ * The first byte of each symbol @match accepts, as owntext.h's "ADDR LEN"
+ * lines ("ADDR 1": kallsyms gives no sizes); malloc()ed, "" where none
+ * matched, NULL when out of memory.
+ */
+static inline char *text_symbol_ranges(int (*match)(const char *sym, const char *mod))
+{
+	char line[512], sym[256], mod[64], *ranges = calloc(1, 1), *p;
+	unsigned long long addr;
+	size_t len = 0, size = 1;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	while (ranges && f && fgets(line, sizeof(line), f)) {
+		if (!kallsyms_parse(line, &addr, sym, mod) || !match(sym, mod))
+			continue;
+		if (len + 32 > size) {
+			size = 2 * size + 4096;
+			p = realloc(ranges, size);
+			if (!p) {
+				free(ranges);
+				ranges = NULL;
+				break;
+			}
+			ranges = p;
+		}
+		len += snprintf(ranges + len, size - len, "%llx 1\n", addr);
+	}
+	if (f)
+		fclose(f);
+	return ranges;
+}
+
+/*
  * Scan /proc/kallsyms for the symbols @match accepts (@mod is "" for the
  * kernel's own); @misplaced is told of each one mapped wrongly.
  */
@@ -33,7 +79,7 @@ static inline void text_pages_scan(int want_pmd, struct text_pages *tp,
 						     const char *how))
 {
 	static unsigned long long page[TEXT_PAGES_MAX], region[TEXT_PAGES_MAX];
-	char line[512], sym[256], mod[64], type;
+	char line[512], sym[256], mod[64];
 	unsigned long long addr;
 	FILE *f;
 	int i;
@@ -44,9 +90,7 @@ static inline void text_pages_scan(int want_pmd, struct text_pages *tp,
 	while (f && fgets(line, sizeof(line), f)) {
 		const struct pt_range *r;
 
-		mod[0] = '\0';
-		if (sscanf(line, "%llx %c %255s %63s", &addr, &type, sym, mod) < 3 ||
-		    !match(sym, mod))
+		if (!kallsyms_parse(line, &addr, sym, mod) || !match(sym, mod))
 			continue;
 		tp->symbols++;
 		r = pt_find(addr);
