@@ -16,7 +16,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: bpfsum-check jit|interp|harden|harden-loads LOG [REFUSALS]\n");
+		fprintf(stderr, "usage: bpfsum-check jit|interp|harden|harden-loads|quick-loads LOG [REFUSALS]\n");
 		return 2;
 	}
 	if (slurp(argv[2], log, sizeof(log)) || (argc == 4 && slurp(argv[3], allowed, sizeof(allowed))))
@@ -27,6 +27,16 @@ int main(int argc, char **argv)
 
 		n = bpfsum_harden_loads(log, params, 64, &skipped);
 		printf("skipped %d\n", skipped);
+		for (i = 0; i < n; i++)
+			printf("%s\n", params[i]);
+		return 0;
+	}
+	if (!strcmp(argv[1], "quick-loads")) {
+		char params[64][64];
+		int i, n, end;
+
+		n = bpfsum_quick_loads(log, params, 64, &end);
+		printf("end %d\n", end);
 		for (i = 0; i < n; i++)
 			printf("%s\n", params[i]);
 		return 0;

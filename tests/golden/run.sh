@@ -72,13 +72,17 @@ for log in "$g"/ftracelog/*.log; do
 	say "ftracelog/$name" $got "$want"
 done
 
-# Hardened-run planning: NAME.log (a JIT run's log) -> NAME.expected.
-for log in "$g"/harden/*.log; do
-	name=$(basename "$log" .log)
-	got=same
-	"$tmp/bpfsum-check" harden-loads "$log" | diff -u "$g/harden/$name.expected" - >&2 ||
-		got=different
-	say "harden/$name" $got same
+# Planning the hardened run: harden/NAME.log (a JIT run's log) ->
+# NAME.expected; and the quick run: quick/NAME.log (the log of the load
+# that looks up BPFSUM_QUICK_END) -> NAME.expected.
+for plan in harden quick; do
+	for log in "$g/$plan"/*.log; do
+		name=$(basename "$log" .log)
+		got=same
+		"$tmp/bpfsum-check" $plan-loads "$log" | diff -u "$g/$plan/$name.expected" - >&2 ||
+			got=different
+		say "$plan/$name" $got same
+	done
 done
 
 # KTAP through the tree's KUnit parser and ci/ktap-report.py: NAME.ktap ->

@@ -149,3 +149,26 @@ int bpfsum_harden_loads(const char *jit_log, char params[][64], int max,
 	snprintf(params[n++], 64, "test_suite=test_skb_segment");
 	return n;
 }
+
+int bpfsum_quick_loads(const char *probe_log, char params[][64], int max, int *end)
+{
+	static const char mark[] = "test_bpf: #", name[] = " " BPFSUM_QUICK_END " jited:";
+	const char *p = probe_log, *eol, *sp;
+	int id;
+
+	*end = 0;
+	while (max >= 3 && (p = strstr(p, mark))) {
+		p += strlen(mark);
+		eol = strchrnul(p, '\n');
+		sp = strchr(p, ' ');
+		if (sscanf(p, "%d", &id) != 1 || id < 1 || !sp || sp > eol ||
+		    strncmp(sp, name, strlen(name)))
+			continue;
+		*end = id;
+		snprintf(params[0], 64, "test_suite=test_bpf test_range=0,%d", id - 1);
+		snprintf(params[1], 64, "test_suite=test_tail_calls");
+		snprintf(params[2], 64, "test_suite=test_skb_segment");
+		return 3;
+	}
+	return 0;
+}

@@ -72,4 +72,24 @@ int bpfsum_judge(const char *log, enum bpfsum_mode mode, int summaries, int floo
 int bpfsum_harden_loads(const char *jit_log, char params[][64], int max,
 			int *skipped);
 
+/*
+ * The quick JIT run, for the kernels that are not the main x86_64 one
+ * (distro, execmem.modules=off; nomod and arm64 take the same range on
+ * their command line). Under TCG the main suite's tests from its first
+ * "magnitudes" test on take 97% of a whole JIT run (192 of 198 s on the
+ * distro kernel): the magnitude and staggered-jump tests, thousands of
+ * instructions each, run a thousand times. They test the JIT's code
+ * generation, which the main x86_64 kernel runs in full; where a program
+ * lands, which is what changes between these kernels, every test shows.
+ *
+ * The guest finds that test's id with one load of @BPFSUM_QUICK_END by
+ * name, and passes that load's log as @probe_log. Written into @params:
+ * the main suite up to the test before it, then the tail-call and
+ * skb-segment suites. Returns the number of loads (0 if @probe_log does
+ * not name the test) and the id, which is how many main-suite tests the
+ * run must report, in *@end.
+ */
+#define BPFSUM_QUICK_END "ALU64_MOV_K: all immediate value magnitudes"
+int bpfsum_quick_loads(const char *probe_log, char params[][64], int max, int *end);
+
 #endif

@@ -210,9 +210,12 @@ static char *slurp_file(const char *path)
 }
 
 /*
- * Runs of test_bpf.ko. @arg is "jit", "harden" or "interp"; each sets the
- * sysctls first, and the summaries of all loads are judged together by
- * bpfsum_judge(). Whole runs must report at least BPFSUM_FLOOR tests. The
+ * Runs of test_bpf.ko. @arg is "jit", "quick", "harden" or "interp"; each
+ * sets the sysctls first, and the summaries of all loads are judged
+ * together by bpfsum_judge(). Whole runs must report at least BPFSUM_FLOOR
+ * tests. The quick run is the JIT run of the other kernels: one load finds
+ * where the slow tests start, and the run must then report every test
+ * before them (bpfsum_quick_loads()). The
  * hardened run leaves out the slow tests bpfsum_harden_loads() names, may
  * refuse only the tests the host listed in HARDEN_REFUSALS, and must
  * account for every test the JIT run reported: what it ran plus what it
@@ -224,7 +227,7 @@ static void step_test_bpf(const struct step *s)
 	const char *harden = strcmp(s->arg, "harden") ? "0" : "2";
 	char params[MAX_LOADS][64] = { "" };
 	struct buf log = { 0 };
-	int ret, nloads = 1, skipped = 0, i;
+	int ret, nloads = 1, skipped = 0, floor = BPFSUM_FLOOR, i;
 	char *allowed = NULL;
 	struct timespec t0, t1;
 	struct bpfsum sum;
@@ -256,6 +259,22 @@ static void step_test_bpf(const struct step *s)
 			return;
 		}
 		diag("test_bpf harden: %d tests skipped as too slow under TCG", skipped);
+		floor = 0;	/* held to the JIT run's total below */
+	} else if (!strcmp(s->arg, "quick")) {
+		struct buf probe = { 0 };
+
+		kmsg_drain(&boot_log);
+		load_module("test_bpf.ko", "test_name=\"" BPFSUM_QUICK_END "\"");
+		kmsg_drain(&probe);
+		unload_module("test_bpf");
+		nloads = bpfsum_quick_loads(probe.p ? probe.p : "", params, MAX_LOADS, &floor);
+		free(probe.p);
+		if (!nloads) {
+			diag("test_bpf quick: no test named \"%s\" ran", BPFSUM_QUICK_END);
+			result(0, s->name, NULL);
+			return;
+		}
+		diag("test_bpf quick: the main suite up to #%d, then the other suites", floor - 1);
 	}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -271,8 +290,8 @@ static void step_test_bpf(const struct step *s)
 	/* A full load prints three summaries; a parameterised one prints one. */
 	ret = bpfsum_judge(log.p ? log.p : "", *jit == '0' ? BPFSUM_INTERP :
 			   *harden == '2' ? BPFSUM_HARDEN : BPFSUM_JIT,
-			   nloads == 1 ? BPFSUM_SUITES : nloads,
-			   nloads == 1 ? BPFSUM_FLOOR : 0, allowed, &sum, why, sizeof(why));
+			   nloads == 1 ? BPFSUM_SUITES : nloads, floor, allowed, &sum, why,
+			   sizeof(why));
 	diag("test_bpf %s: %s", s->arg, why);
 	if (!ret && *harden == '2' &&
 	    sum.passed + sum.failed + skipped != jit_sum.passed + jit_sum.failed) {
@@ -299,17 +318,29 @@ static void step_test_bpf(const struct step *s)
  * boot, with the JIT on by default: its summaries are in the boot log,
  * which the host makes large enough (log_buf_len=). They are judged as
  * the JIT run of the module is: all three suites, at least BPFSUM_FLOOR
- * tests, none failed, every one JIT'ed. /proc/modules exists only with
+ * tests, none failed, every one JIT'ed. The host may give the quick run's
+ * range on the command line (test_bpf.test_range=A,B, the range
+ * bpfsum_quick_loads() would pick): then the main suite alone runs, and
+ * it must report every test of the range. /proc/modules exists only with
  * CONFIG_MODULES: a kernel that has it is not the one this step is for.
  */
 static void step_test_bpf_builtin(const struct step *s)
 {
 	int ret, modules = access("/proc/modules", F_OK) == 0;
+	int summaries = BPFSUM_SUITES, floor = BPFSUM_FLOOR, a, b;
+	char *cmdline = slurp_file("/proc/cmdline"), *r;
 	struct bpfsum sum;
 	char why[512];
 
-	ret = bpfsum_judge(boot_log.p ? boot_log.p : "", BPFSUM_JIT, BPFSUM_SUITES,
-			   BPFSUM_FLOOR, NULL, &sum, why, sizeof(why));
+	r = cmdline ? strstr(cmdline, "test_bpf.test_range=") : NULL;
+	if (r && sscanf(r, "test_bpf.test_range=%d,%d", &a, &b) == 2 && b >= a) {
+		summaries = 1;
+		floor = b - a + 1;
+		diag("test_bpf built in: the main suite's tests #%d to #%d", a, b);
+	}
+	free(cmdline);
+	ret = bpfsum_judge(boot_log.p ? boot_log.p : "", BPFSUM_JIT, summaries,
+			   floor, NULL, &sum, why, sizeof(why));
 	diag("test_bpf built in: %s", why);
 	if (modules)
 		diag("/proc/modules exists: this kernel supports modules");
@@ -1533,7 +1564,8 @@ static const struct step steps[] = {
 	{ "cbpf_where", step_tap_child, "/bin/cbpf_where -m cbpf_where.ko", FULL | DEBUG | DISTRO | MODULES },
 	{ "jit_free", step_tap_child, "/bin/jit_free -m jit_free.ko", FULL | DEBUG | DISTRO | MODULES },
 	{ "test_bpf_builtin", step_test_bpf_builtin, NULL, NOMOD },
-	{ "test_bpf_jit", step_test_bpf, "jit", FULL | BENCH | DISTRO | MODULES },
+	{ "test_bpf_jit", step_test_bpf, "jit", FULL | BENCH },
+	{ "test_bpf_quick", step_test_bpf, "quick", DISTRO | MODULES },
 	{ "test_bpf_harden", step_test_bpf, "harden", FULL },
 	{ "test_bpf_interp", step_test_bpf, "interp", FULL },
 	{ "test_vmalloc", step_vmalloc, "10000", FULL },
