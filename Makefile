@@ -127,7 +127,7 @@ $(B)/init-%: tests/guest/init.c tests/guest/bpfsum.c tests/guest/bpfsum.h \
 
 $(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/bpfsys.h tests/guest/ksym.h \
 		tests/guest/meminfo.h tests/guest/ptdump.h tests/guest/kmodload.h \
-		tests/guest/owntext.h $(B)/tree.stamp | $(B)/deps.stamp
+		tests/guest/owntext.h tests/guest/execstat.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 $(B)/bpf_tramp-%: tests/guest/bpf_tramp.c tests/guest/bpfsys.h tests/guest/kmodload.h \
@@ -316,8 +316,10 @@ bench: base $(call GUEST_BIN,x86_64)
 		ci/bench-report.py $(B)/bench/baseline/metrics.json \
 		$(B)/bench/patched/metrics.json $(B)/bench docs/benchmarks.md
 	@gnuplot $(B)/bench/bench.gp && cp $(B)/bench/bench.png docs/benchmarks.png
+	@ci/execmem-map.py $(B)/bench/patched/logs/verdict.ktap --svg docs/execmem-chunks.svg \
+		>$(B)/bench/execmem-chunks.txt
 	@cp $(B)/bench/bench.json docs/bench.json
-	@echo "bench: build/bench/bench.json, build/bench/bench.png, docs/benchmarks.md, docs/bench.json"
+	@echo "bench: build/bench/bench.json, build/bench/bench.png, docs/benchmarks.md, docs/bench.json, docs/execmem-chunks.svg"
 	@echo "bench: now make export, and read the cover letter and docs/changelog-rows/ against the new figures"
 
 ## base        the pristine base kernel (tag 'base') for x86_64, from the same fragments; make control and make bench boot it

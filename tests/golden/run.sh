@@ -63,6 +63,34 @@ for d in "$g"/owntext/*/; do
 	say "owntext/$name.$mode" $got "$want"
 done
 
+# execmem's debugfs files: NAME.{chunks,users,stats}.{pass,fail}, read
+# by tests/guest/execstat.h; a passing file with NAME.KIND.expected beside
+# it must read as that.
+gcc -O2 -Wall -Wextra -Werror -o "$tmp/execstat-check" "$g/execstat-check.c"
+for f in "$g"/execstat/*.pass "$g"/execstat/*.fail; do
+	IFS=. read -r name kind want <<<"$(basename "$f")"
+	rc=0; "$tmp/execstat-check" "$kind" "$f" >"$tmp/execstat.out" || rc=$?
+	got=pass; [ $rc = 1 ] && got=fail; [ $rc -gt 1 ] && got=error$rc
+	if [ -f "$g/execstat/$name.$kind.expected" ]; then
+		diff -u "$g/execstat/$name.$kind.expected" "$tmp/execstat.out" >&2 || got=different
+	fi
+	say "execstat/$name.$kind" $got "$want"
+done
+
+# The picture of execmem's chunks: execmem-map/NAME.RC.ktap must exit RC
+# (0 drawn, 1 no chunk line, 2 a malformed one), and print NAME.RC.expected
+# where there is one.
+for k in "$g"/execmem-map/*.ktap; do
+	IFS=. read -r name want _ <<<"$(basename "$k")"
+	rc=0; "$ci/execmem-map.py" "$k" --svg "$tmp/map.svg" >"$tmp/map.out" 2>/dev/null || rc=$?
+	got=$rc
+	if [ -f "${k%.ktap}.expected" ]; then
+		diff -u "${k%.ktap}.expected" "$tmp/map.out" >&2 || got=different
+		grep -q '</svg>' "$tmp/map.svg" || got=no-svg
+	fi
+	say "execmem-map/$name" "$got" "$want"
+done
+
 # ftrace's startup selftests in a boot log: NAME.{pass,fail}.log.
 gcc -O2 -Wall -o "$tmp/ftracelog-check" "$g/ftracelog-check.c" "$g/../guest/ftracelog.c"
 for log in "$g"/ftracelog/*.log; do

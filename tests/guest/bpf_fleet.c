@@ -29,6 +29,14 @@
  *       (placement). Not in the layout boots: the module's own text
  *       there takes a chunk before the fleet of 500 can, and
  *       chunks_given_back needs the fleet to make one.
+ *   -s: check execmem's debugfs files and tracepoints against the fleet
+ *       (stats_users, stats_chunks, stats_trace, stats_readers): with
+ *       execmem, what the "bpf" user holds moves by what the fleet's
+ *       images take, to the byte, and comes back after unload; every
+ *       chunk's mapping agrees with the page-table dump; the alloc and
+ *       free events of a load and an unload count its programs; four
+ *       readers of the files meanwhile read nothing malformed. Without
+ *       execmem ("plain"), the files show no chunk and no user.
  *   -b: benchmark: keep CPU 1 busy throughout (so that no CPU sits in lazy
  *       TLB mode), and time five extra load+run+unload cycles
  *   -c N: only time, for make bench's interleaved boots of the two
@@ -51,7 +59,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -64,6 +74,7 @@
 #include "meminfo.h"
 #include "ptdump.h"
 #include "owntext.h"
+#include "execstat.h"
 
 #define MAX_PROGS	4096
 #define MAX_INSNS	4096
@@ -263,6 +274,306 @@ static int settle(int progs, struct vm_count *c, const char *when)
 	ksft_print_msg("%s: frees not over after 60 s: %d programs left, at most %d expected\n",
 		       when, c->progs, progs);
 	return -1;
+}
+
+/* ---- -s: execmem's debugfs files and tracepoints ---------------------- */
+
+/* A tracing instance of the fleet's own: the global buffer is left alone. */
+#define TRACING "/sys/kernel/debug/tracing/instances/execmem_fleet/"
+#define NR_READERS 4
+
+static const char *const stat_users[] = {
+	"default", "bpf", "bpf_unpriv", "bpf_dispatcher", "bpf_trampoline",
+	"kprobes", "ftrace", "module_text", NULL,
+};
+
+/*
+ * What x86's JIT asks execmem for, for an image of @len bytes:
+ * bpf_int_jit_compile() rounds the code up to 4 (the exception table's
+ * alignment; the fleet has no table), and bpf_jit_binary_pack_alloc()
+ * adds its 8-byte header and 16 bytes of room for a random start, in
+ * 64-byte chunks.
+ */
+static long jit_bytes(uint32_t len)
+{
+	return ((len + 3) / 4 * 4 + 8 + 16 + 63) / 64 * 64;
+}
+
+/* The "bpf" user's line of execmem/users; -1 with a message if unreadable. */
+static int users_bpf(long *allocs, long *bytes)
+{
+	char *t = execstat_read("users");
+	int ret = t ? execstat_user(t, "bpf", allocs, bytes) : -1;
+
+	if (ret)
+		ksft_print_msg("execmem/users: %s\n", t ? "no well-formed \"bpf\" line" : "cannot read");
+	free(t);
+	return ret;
+}
+
+/* Without execmem: every user holds nothing. */
+static int users_empty(void)
+{
+	char *t = execstat_read("users");
+	long a = 0, b = 0;
+	int i, bad = !t;
+
+	for (i = 0; t && stat_users[i]; i++) {
+		if (execstat_user(t, stat_users[i], &a, &b) || a || b) {
+			ksft_print_msg("execmem/users: %s is not an empty line\n", stat_users[i]);
+			bad = 1;
+		}
+	}
+	free(t);
+	return bad;
+}
+
+static int write_tracing(const char *file, const char *val)
+{
+	FILE *f = fopen(file, "w");
+
+	if (!f || fputs(val, f) < 0 || fclose(f)) {
+		ksft_print_msg("cannot write %s to %s\n", val, file);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Turn execmem's events on, in an instance of their own with an empty
+ * buffer large enough for a fleet's, or off, removing the instance
+ * (after it was read).
+ */
+static int trace_execmem(int on)
+{
+	if (!on)
+		return write_tracing(TRACING "events/execmem/enable", "0") ||
+		       rmdir(TRACING) ? -1 : 0;
+	if (mkdir(TRACING, 0755) && errno != EEXIST) {
+		ksft_print_msg("cannot make %s: %s\n", TRACING, strerror(errno));
+		return -1;
+	}
+	if (write_tracing(TRACING "buffer_size_kb", "8192") ||
+	    write_tracing(TRACING "trace", ""))
+		return -1;
+	return write_tracing(TRACING "events/execmem/enable", "1");
+}
+
+/*
+ * Events named @event in the instance's buffer, of @type ("type=bpf")
+ * or any type (NULL); -1 if the buffer cannot be read or lost events
+ * (an overrun on any CPU).
+ */
+static long trace_events(const char *event, const char *type)
+{
+	char line[512], tag[48], path[128];
+	long n = 0, lost = 0, v;
+	int cpu;
+	FILE *f;
+
+	for (cpu = 0; ; cpu++) {
+		snprintf(path, sizeof(path), TRACING "per_cpu/cpu%d/stats", cpu);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "overrun: %ld", &v) == 1)
+				lost += v;
+		fclose(f);
+	}
+	f = fopen(TRACING "trace", "r");
+	if (!f || !cpu || lost) {
+		ksft_print_msg("trace buffer: %s\n", !f || !cpu ? "cannot read" : "events lost");
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	snprintf(tag, sizeof(tag), ": %s: ", event);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, tag) && (!type || strstr(line, type)))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/*
+ * The mapping execmem/chunks must report for [@start, @start + @size),
+ * from the page-table dump, at the same addresses chunk_map() looks at:
+ * the start and every PMD boundary.
+ */
+static const char *pt_map(uint64_t start, uint64_t size)
+{
+	uint64_t a;
+	int pmd = 1;
+
+	for (a = start; a < start + size; a = ((a >> 21) + 1) << 21) {
+		const struct pt_range *r = pt_find(a);
+
+		if (!r || !r->present || r->writable || !r->exec)
+			return "bad";
+		pmd &= !strcmp(r->level, "pmd");
+	}
+	return pmd ? "pmd" : "pte";
+}
+
+/* A chunk as ci/execmem-map.py draws it: "chunk: ADDR KIND MAP used= free= longest= CELLS". */
+static void print_chunk(const struct execstat_chunk *c)
+{
+	ksft_print_msg("chunk: %#" PRIx64 " %s %s used=%ld free=%ld longest=%ld %s\n",
+		       c->start, c->kind, c->map, c->used, c->free, c->longest, c->cells);
+}
+
+/* The file execmem/@name as it reads now, a diagnostic line per line. */
+static void dump_file(const char *name)
+{
+	char *t = execstat_read(name), *p, *nl;
+
+	for (p = t; p && *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		ksft_print_msg("execmem/%s: %.*s\n", name, (int)(nl - p), p);
+		if (!*nl)
+			break;
+	}
+	free(t);
+}
+
+/* For make bench's picture: every chunk, as execmem/chunks lists it now. */
+static void print_chunks(void)
+{
+	static struct execstat_chunk c[256];
+	char *t = execstat_read("chunks");
+	int n, i, line = 0;
+
+	n = t ? execstat_chunks(t, c, 256, &line) : -1;
+	for (i = 0; i < n; i++)
+		print_chunk(&c[i]);
+	free(t);
+}
+
+/*
+ * execmem/chunks against the page tables and execmem/users: every line
+ * well-formed, each chunk mapped as the dump says, and the chunks' used
+ * units enough for every user's bytes. With execmem at least one chunk,
+ * without none. Returns the number of problems.
+ */
+static int check_chunks(int execmem)
+{
+	static struct execstat_chunk c[256];
+	char *t = execstat_read("chunks"), *u = execstat_read("users");
+	long used = 0, held = 0, a, b;
+	int n, i, bad = 0, line = 0;
+
+	n = t ? execstat_chunks(t, c, 256, &line) : -1;
+	if (n < 0) {
+		ksft_print_msg("execmem/chunks: %s (line %d)\n", t ? "malformed" : "cannot read", line);
+		free(t);
+		free(u);
+		return 1;
+	}
+	pt_load();
+	for (i = 0; i < n; i++) {
+		const char *want = pt_map(c[i].start, c[i].size);
+
+		used += c[i].used * EXECSTAT_UNIT;
+		print_chunk(&c[i]);
+		if (strcmp(c[i].map, want)) {
+			ksft_print_msg("chunk %#" PRIx64 ": execmem/chunks says map=%s, the page tables %s\n",
+				       c[i].start, c[i].map, want);
+			bad++;
+		}
+	}
+	for (i = 0; u && stat_users[i]; i++)
+		if (!execstat_user(u, stat_users[i], &a, &b))
+			held += b;
+	if (!u || used < held) {
+		ksft_print_msg("chunks use %ld bytes of units, users hold %ld\n", used, held);
+		bad++;
+	}
+	if (execmem ? n < 1 : n != 0) {
+		ksft_print_msg("%d chunks listed, %s\n", n, execmem ? "at least 1 expected" : "none expected");
+		bad++;
+	}
+	free(t);
+	free(u);
+	return bad;
+}
+
+static volatile sig_atomic_t readers_stop;
+
+static void readers_on_term(int sig)
+{
+	(void)sig;
+	readers_stop = 1;
+}
+
+/*
+ * A reader of the three files, in a loop, until SIGTERM (blocked in
+ * @mask until the handler is in place): 0 if every read was
+ * well-formed.
+ */
+static int reader(const sigset_t *mask)
+{
+	static struct execstat_chunk c[256];
+	long reads = 0, a, b;
+	int line = 0;
+
+	signal(SIGTERM, readers_on_term);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	while (!readers_stop) {
+		char *t = execstat_read("chunks"), *u = execstat_read("users");
+		char *st = execstat_read("stats");
+		const char *bad = !t || execstat_chunks(t, c, 256, &line) < 0 ? "chunks" :
+				  !u || execstat_user(u, "bpf", &a, &b) ? "users" :
+				  !st || execstat_stat(st, "allocs") < 0 ? "stats" : NULL;
+
+		if (bad) {
+			printf("# reader %d: execmem/%s unreadable or malformed (chunks line %d)\n",
+			       getpid(), bad, line);
+			return 1;
+		}
+		free(t);
+		free(u);
+		free(st);
+		reads++;
+	}
+	return reads ? 0 : 2;
+}
+
+static void readers_start(pid_t *pid)
+{
+	sigset_t term, old;
+	int i;
+
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	fflush(stdout);
+	for (i = 0; i < NR_READERS; i++) {
+		pid[i] = fork();
+		if (pid[i])
+			continue;
+		/* The fleet's program fds would keep its programs alive. */
+		if (syscall(SYS_close_range, 3, ~0U, 0))
+			_exit(3);
+		_exit(reader(&old));
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Stop the readers: the number of them that failed (or never started). */
+static int readers_end(pid_t *pid)
+{
+	int i, st, bad = 0;
+
+	for (i = 0; i < NR_READERS; i++) {
+		if (pid[i] < 0 || kill(pid[i], SIGTERM) || waitpid(pid[i], &st, 0) != pid[i] ||
+		    !WIFEXITED(st) || WEXITSTATUS(st)) {
+			ksft_print_msg("reader %d of execmem's files failed\n", i);
+			bad++;
+		}
+	}
+	return bad;
 }
 
 /* Run on CPU @cpu only. */
@@ -951,7 +1262,11 @@ int main(int argc, char **argv)
 {
 	long dm4k[3], dm2m[3];
 	int opt, want_report = 0, bench = 0, cycles = 0, loaded, i, j, bad, chunks0, chunks1, execmem = -1;
-	int tail = 1, user = 0, cloned, nodes = 0, numa_ok = 1, split, aliases = 0;
+	int tail = 1, user = 0, cloned, nodes = 0, numa_ok = 1, split, aliases = 0, stats = 0;
+	long ua[3] = { 0 }, ub[3] = { 0 }, want_bytes = 0, ev[4] = { 0 }, chunks_st[4] = { 0 };
+	int users_bad = 0, trace_bad = 0;
+	pid_t readers[NR_READERS];
+	char *st;
 	struct vm_count start, fleet, before, end, dump;
 	long tlb, cal, tail_kb = 0;
 	double ms[5];
@@ -960,9 +1275,11 @@ int main(int argc, char **argv)
 	uint64_t pmd_bytes = 0, total = 0;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "n:rbc:e:t:u:m:a")) != -1) {
+	while ((opt = getopt(argc, argv, "n:rbc:e:t:u:m:as")) != -1) {
 		if (opt == 'a')
 			aliases = 1;
+		else if (opt == 's')
+			stats = 1;
 		else if (opt == 't')
 			tail = !strcmp(optarg, "off") ? 0 : !strcmp(optarg, "on") ||
 			       !strcmp(optarg, "unset") ? 1 : -1;
@@ -992,7 +1309,7 @@ int main(int argc, char **argv)
 	    (nodes > 1 && (bench || cycles)))
 		ksft_exit_fail_msg("bad expectation: -e execmem|plain, -t on|off, -u yes|no, "
 				   "-m NODES (not with -b or -c), -c 1..5\n");
-	ksft_set_plan(cycles ? 2 : 10 + user + (nodes > 1));
+	ksft_set_plan(cycles ? 2 : 10 + user + (nodes > 1) + 4 * stats);
 	if (nodes > 1) {
 		numa_ok = numa_topology_ok(nodes);
 		if (pin_to(0))
@@ -1042,10 +1359,42 @@ int main(int argc, char **argv)
 	dm4k[0] = meminfo("DirectMap4k");
 	dm2m[0] = meminfo("DirectMap2M");
 
-	/* 1: load */
+	/* 1: load, with execmem's events on (-s) */
+	if (stats) {
+		users_bad |= users_bpf(&ua[0], &ub[0]);
+		trace_bad |= execmem && trace_execmem(1);
+		st = execstat_read("stats");
+		chunks_st[0] = st ? execstat_stat(st, "chunks_created") : -1;
+		free(st);
+	}
 	tlb = irq_count("TLB");
 	cal = irq_count("CAL");
 	load_all(&loaded);
+	if (stats) {
+		users_bad |= users_bpf(&ua[1], &ub[1]);
+		for (i = 0; i < nprogs; i++)
+			want_bytes += progs[i].fd >= 0 ? jit_bytes(progs[i].len) : 0;
+		if (execmem) {
+			st = execstat_read("stats");
+			chunks_st[1] = st ? execstat_stat(st, "chunks_created") : -1;
+			free(st);
+			trace_bad |= write_tracing(TRACING "events/execmem/enable", "0");
+			ev[0] = trace_events("execmem_alloc", " type=bpf ");
+			ev[1] = trace_events("execmem_free", " type=bpf ");
+			ev[2] = trace_events("execmem_chunk_create", NULL);
+			trace_bad |= trace_execmem(0);
+			ksft_print_msg("load: %ld alloc events of type bpf for %d programs, %ld free events of it; %ld chunk_create events, chunks_created %+ld\n",
+				       ev[0], loaded, ev[1], ev[2], chunks_st[1] - chunks_st[0]);
+			trace_bad |= ev[0] != loaded || ev[1] != 0 || ev[2] < 0 || chunks_st[0] < 0 ||
+				     ev[2] != chunks_st[1] - chunks_st[0];
+		}
+		ksft_print_msg("load: user bpf %+ld allocations and %+ld bytes for %d programs, whose images take %ld bytes\n",
+			       ua[1] - ua[0], ub[1] - ub[0], loaded, want_bytes);
+		if (execmem)
+			users_bad |= ua[1] - ua[0] != loaded || ub[1] - ub[0] != want_bytes;
+		else
+			users_bad |= users_empty();
+	}
 	ksft_print_msg("metric: tlb_shootdowns_load %ld\n", irq_count("TLB") - tlb);
 	ksft_print_msg("metric: call_ipis_load %ld\n", irq_count("CAL") - cal);
 	ksft_print_msg("loaded %d of %d programs\n", loaded, nprogs);
@@ -1090,8 +1439,10 @@ int main(int argc, char **argv)
 	dm2m[1] = meminfo("DirectMap2M");
 	ksft_print_msg("metric: text_pages_4k %ld\n", distinct_pages(12));
 	ksft_print_msg("metric: text_pages_2m %ld\n", distinct_pages(21));
-	if (bench)
+	if (bench) {
 		print_occupancy();
+		print_chunks();
+	}
 	ksft_print_msg("metric: text_pmd_permille %lu\n",
 		       total ? (unsigned long)(pmd_bytes * 1000 / total) : 0);
 	/* The %pS helper program, closed, is on its way out. */
@@ -1136,6 +1487,13 @@ int main(int argc, char **argv)
 	i = wx_mappings();
 	ksft_print_msg("%d W+X mappings with the fleet loaded\n", i);
 	ksft_test_result(i == 0, "no_wx\n");
+	if (stats) {
+		dump_file("chunks");
+		dump_file("users");
+		dump_file("stats");
+		ksft_test_result(!check_chunks(execmem), "stats_chunks\n");
+		readers_start(readers);
+	}
 
 	/* 6: unload, reload, run again (from the other node, with -m) */
 	if (nodes > 1 && pin_to(1))
@@ -1182,6 +1540,8 @@ int main(int argc, char **argv)
 	ksft_print_msg("reload: %d programs not on ro+x %s mappings\n", bad,
 		       execmem ? "pmd" : "kernel");
 	ksft_test_result(!bad, "placement_after_reload\n");
+	if (stats)
+		ksft_test_result(!readers_end(readers), "stats_readers\n");
 
 	/*
 	 * 7: everything unloaded gives back every execmem chunk the fleet
@@ -1195,9 +1555,46 @@ int main(int argc, char **argv)
 	 */
 	if (nodes > 1 && pin_to(0))
 		numa_ok = 0;
+	if (stats && execmem) {
+		/* Nothing but this unload in the window: numa's extras gone. */
+		trace_bad |= settle(start.progs + loaded, &end, "before the unload") ||
+			     trace_execmem(1);
+		st = execstat_read("stats");
+		chunks_st[2] = st ? execstat_stat(st, "chunks_released") : -1;
+		free(st);
+	}
 	unload_all();
 	/* Deferred frees take longer on slow kernels (KASAN under TCG). */
-	settle(start.progs, &end, "after unload");
+	i = settle(start.progs, &end, "after unload");
+	users_bad |= stats && i;
+	trace_bad |= stats && i;
+	if (stats) {
+		/* bpf_jit_free() gives the text back before the program goes. */
+		users_bad |= users_bpf(&ua[2], &ub[2]);
+		ksft_print_msg("after unload: user bpf %ld allocations and %ld bytes, %ld and %ld before the fleet\n",
+			       ua[2], ub[2], ua[0], ub[0]);
+		users_bad |= ua[2] != ua[0] || ub[2] != ub[0];
+		ksft_test_result(!users_bad, "stats_users\n");
+	}
+	if (stats && execmem) {
+		st = execstat_read("stats");
+		chunks_st[3] = st ? execstat_stat(st, "chunks_released") : -1;
+		ksft_print_msg("metric: chunk_line_max_ns %ld\n",
+			       st ? execstat_stat(st, "chunk_line_max_ns") : -1);
+		free(st);
+		trace_bad |= write_tracing(TRACING "events/execmem/enable", "0");
+		ev[0] = trace_events("execmem_free", " type=bpf ");
+		ev[1] = trace_events("execmem_alloc", " type=bpf ");
+		ev[3] = trace_events("execmem_chunk_release", NULL);
+		trace_bad |= trace_execmem(0);
+		ksft_print_msg("unload: %ld free events of type bpf for %d programs, %ld alloc events of it; %ld chunk_release events, chunks_released %+ld\n",
+			       ev[0], loaded, ev[1], ev[3], chunks_st[3] - chunks_st[2]);
+		trace_bad |= ev[0] != loaded || ev[1] != 0 || ev[3] < 0 || chunks_st[2] < 0 ||
+			     ev[3] != chunks_st[3] - chunks_st[2];
+		ksft_test_result(!trace_bad, "stats_trace\n");
+	} else if (stats) {
+		skip_named("stats_trace", "BPF does not use execmem on this kernel or arch");
+	}
 	i = end.chunks - chunks0;
 	ksft_print_msg("metric: execmem_chunks_after_unload %d\n", i);
 	ksft_print_msg("metric: text_reserved_kb_unload %ld\n", text_reserved_kb() + tail_kb);
