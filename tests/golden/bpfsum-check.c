@@ -21,22 +21,13 @@ int main(int argc, char **argv)
 	}
 	if (slurp(argv[2], log, sizeof(log)) || (argc == 4 && slurp(argv[3], allowed, sizeof(allowed))))
 		return 2;
-	if (!strcmp(argv[1], "harden-loads")) {
+	if (!strcmp(argv[1], "harden-loads") || !strcmp(argv[1], "quick-loads")) {
+		int harden = argv[1][0] == 'h', i, n, k;
 		char params[64][64];
-		int i, n, skipped;
 
-		n = bpfsum_harden_loads(log, params, 64, &skipped);
-		printf("skipped %d\n", skipped);
-		for (i = 0; i < n; i++)
-			printf("%s\n", params[i]);
-		return 0;
-	}
-	if (!strcmp(argv[1], "quick-loads")) {
-		char params[64][64];
-		int i, n, end;
-
-		n = bpfsum_quick_loads(log, params, 64, &end);
-		printf("end %d\n", end);
+		n = harden ? bpfsum_harden_loads(log, params, 64, &k) :
+			     bpfsum_quick_loads(log, params, 64, &k);
+		printf("%s %d\n", harden ? "skipped" : "end", k);
 		for (i = 0; i < n; i++)
 			printf("%s\n", params[i]);
 		return 0;

@@ -397,6 +397,32 @@ static long trace_events(const char *event, const char *type)
 }
 
 /*
+ * Close a window of execmem's events opened with trace_execmem(1), when
+ * the stats counter @counter read @before: read it again, turn the events
+ * off and count them. The window must hold @want events @event of type
+ * bpf and no @none of that type, and as many @chunk events as @counter
+ * moved. @what names the window in the message. Nonzero on a problem.
+ */
+static int trace_window_end(const char *what, int want, const char *event, const char *none,
+			    const char *chunk, const char *counter, long before)
+{
+	char *st = execstat_read("stats");
+	long after = st ? execstat_stat(st, counter) : -1, n, n_none, n_chunk;
+	int bad;
+
+	free(st);
+	bad = write_tracing(TRACING "events/execmem/enable", "0");
+	n = trace_events(event, " type=bpf ");
+	n_none = trace_events(none, " type=bpf ");
+	n_chunk = trace_events(chunk, NULL);
+	bad |= trace_execmem(0);
+	ksft_print_msg("%s: %ld %s events of type bpf for %d programs, %ld %s; %ld %s events, %s %+ld\n",
+		       what, n, event, want, n_none, none, n_chunk, chunk, counter, after - before);
+	return bad || n != want || n_none != 0 || n_chunk < 0 || before < 0 || after < 0 ||
+	       n_chunk != after - before;
+}
+
+/*
  * The mapping execmem/chunks must report for [@start, @start + @size),
  * from the page-table dump, at the same addresses chunk_map() looks at:
  * the start and every PMD boundary.
@@ -1263,7 +1289,7 @@ int main(int argc, char **argv)
 	long dm4k[3], dm2m[3];
 	int opt, want_report = 0, bench = 0, cycles = 0, loaded, i, j, bad, chunks0, chunks1, execmem = -1;
 	int tail = 1, user = 0, cloned, nodes = 0, numa_ok = 1, split, aliases = 0, stats = 0;
-	long ua[3] = { 0 }, ub[3] = { 0 }, want_bytes = 0, ev[4] = { 0 }, chunks_st[4] = { 0 };
+	long ua[3] = { 0 }, ub[3] = { 0 }, want_bytes = 0, chunks_st[3] = { 0 };
 	int users_bad = 0, trace_bad = 0;
 	pid_t readers[NR_READERS];
 	char *st;
@@ -1374,20 +1400,10 @@ int main(int argc, char **argv)
 		users_bad |= users_bpf(&ua[1], &ub[1]);
 		for (i = 0; i < nprogs; i++)
 			want_bytes += progs[i].fd >= 0 ? jit_bytes(progs[i].len) : 0;
-		if (execmem) {
-			st = execstat_read("stats");
-			chunks_st[1] = st ? execstat_stat(st, "chunks_created") : -1;
-			free(st);
-			trace_bad |= write_tracing(TRACING "events/execmem/enable", "0");
-			ev[0] = trace_events("execmem_alloc", " type=bpf ");
-			ev[1] = trace_events("execmem_free", " type=bpf ");
-			ev[2] = trace_events("execmem_chunk_create", NULL);
-			trace_bad |= trace_execmem(0);
-			ksft_print_msg("load: %ld alloc events of type bpf for %d programs, %ld free events of it; %ld chunk_create events, chunks_created %+ld\n",
-				       ev[0], loaded, ev[1], ev[2], chunks_st[1] - chunks_st[0]);
-			trace_bad |= ev[0] != loaded || ev[1] != 0 || ev[2] < 0 || chunks_st[0] < 0 ||
-				     ev[2] != chunks_st[1] - chunks_st[0];
-		}
+		if (execmem)
+			trace_bad |= trace_window_end("load", loaded, "execmem_alloc", "execmem_free",
+						      "execmem_chunk_create", "chunks_created",
+						      chunks_st[0]);
 		ksft_print_msg("load: user bpf %+ld allocations and %+ld bytes for %d programs, whose images take %ld bytes\n",
 			       ua[1] - ua[0], ub[1] - ub[0], loaded, want_bytes);
 		if (execmem)
@@ -1577,20 +1593,13 @@ int main(int argc, char **argv)
 		ksft_test_result(!users_bad, "stats_users\n");
 	}
 	if (stats && execmem) {
+		trace_bad |= trace_window_end("unload", loaded, "execmem_free", "execmem_alloc",
+					      "execmem_chunk_release", "chunks_released",
+					      chunks_st[2]);
 		st = execstat_read("stats");
-		chunks_st[3] = st ? execstat_stat(st, "chunks_released") : -1;
 		ksft_print_msg("metric: chunk_line_max_ns %ld\n",
 			       st ? execstat_stat(st, "chunk_line_max_ns") : -1);
 		free(st);
-		trace_bad |= write_tracing(TRACING "events/execmem/enable", "0");
-		ev[0] = trace_events("execmem_free", " type=bpf ");
-		ev[1] = trace_events("execmem_alloc", " type=bpf ");
-		ev[3] = trace_events("execmem_chunk_release", NULL);
-		trace_bad |= trace_execmem(0);
-		ksft_print_msg("unload: %ld free events of type bpf for %d programs, %ld alloc events of it; %ld chunk_release events, chunks_released %+ld\n",
-			       ev[0], loaded, ev[1], ev[3], chunks_st[3] - chunks_st[2]);
-		trace_bad |= ev[0] != loaded || ev[1] != 0 || ev[3] < 0 || chunks_st[2] < 0 ||
-			     ev[3] != chunks_st[3] - chunks_st[2];
 		ksft_test_result(!trace_bad, "stats_trace\n");
 	} else if (stats) {
 		skip_named("stats_trace", "BPF does not use execmem on this kernel or arch");
