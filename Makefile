@@ -238,7 +238,7 @@ checkpatch: $(B)/tip.stamp
 	@ci/checkpatch.sh $(TIP) series >$(RESULTS)/host-checkpatch
 	$(JUDGE) $(RESULTS)/host-checkpatch
 
-## check       bisect, both arches' guests, layout, ftrace, modoff, the debug, distro and nomod kernels; 'N passed, N failed'
+## check       bisect, both arches' guests, layout, ftrace, modoff, the debug, distro and nomod kernels, the host checks; 'total: N passed, N failed, N skipped'
 check: $(B)/deps.stamp
 	@rm -rf $(RESULTS)
 	@$(STAGE) apply $(MAKE) -s $(B)/tip.stamp
@@ -307,7 +307,7 @@ kunit-core: $(B)/applied.stamp
 	 ci/kunit.sh $(TREE) $$rev x86_64 $(B) kunit-x86_64-core $(RESULTS)/kunit-x86_64-core
 	$(JUDGE) $(RESULTS)/kunit-x86_64-core
 
-## bench       baseline vs patched x86_64, one run: build/bench/, docs/benchmarks.md
+## bench       baseline vs patched x86_64, one run: build/bench/, docs/benchmarks.md, docs/bench.json, docs/execmem-chunks.svg
 bench: base $(call GUEST_BIN,x86_64)
 	@$(MAKE) -s build ARCH=x86_64
 	@ci/bench.sh $(TREE) $(BASE_OUT) $(B)/out-x86_64 $(B)/bench $(B)
