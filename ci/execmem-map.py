@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw execmem's chunks: a row per chunk, 64 cells each, from the
-"chunk:" lines a guest printed from /sys/kernel/debug/execmem/chunks
-(tests/guest/bpf_fleet.c). A cell is a 64th of its chunk: '.' holds no
+"execmem/chunks:" lines in which a guest printed
+/sys/kernel/debug/execmem/chunks as it read (tests/guest/bpf_fleet.c). A cell is a 64th of its chunk: '.' holds no
 code, '1' to '9' the tenths in use, '#' is full.
 
 Usage: ci/execmem-map.py VERDICT [--svg OUT]
@@ -11,8 +11,9 @@ Exits 1 if VERDICT has no chunk line, 2 if a chunk line is malformed.
 import re
 import sys
 
-LINE = re.compile(r'^\s*# chunk: (0x[0-9a-f]+) (tail|spare|chunk) (pmd|pte|bad|unknown) '
-                  r'used=(\d+) free=(\d+) longest=(\d+) ([.1-9#]{64})$')
+LINE = re.compile(r'^\s*# execmem/chunks: (0x[0-9a-f]+) size=\d+ node=-?\d+ '
+                  r'kind=(tail|spare|chunk) pool=\S+ map=(pmd|pte|bad|unknown) '
+                  r'used=(\d+) free=(\d+) longest=(\d+) epoch=\d+ cells=([.1-9#]{64})$')
 SHADE = {'.': 0.0, '#': 1.0, **{str(d): d / 10 for d in range(1, 10)}}
 
 
@@ -20,7 +21,7 @@ def read(path):
     rows = []
     with open(path, encoding='utf-8', errors='replace') as f:
         for n, line in enumerate(f, 1):
-            if '# chunk: ' not in line:
+            if '# execmem/chunks: ' not in line:
                 continue
             m = LINE.match(line.rstrip('\n'))
             if not m:

@@ -35,6 +35,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("bpf %ld %ld\n", a, b);
+		if (execstat_user(text, NULL, &a, &b))
+			return 1;
+		printf("all %ld %ld\n", a, b);
 		return 0;
 	}
 	if (!strcmp(argv[1], "stats")) {

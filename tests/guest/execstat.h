@@ -143,9 +143,9 @@ static inline int execstat_chunks(const char *text, struct execstat_chunk *out, 
 }
 
 /*
- * The line of users for @user: its allocations and bytes. Returns 0, or
- * -1 if there is no such line, it is malformed, or a line of the file
- * is.
+ * The line of users for @user, or with @user NULL every line summed: its
+ * allocations and bytes. Returns 0, or -1 if there is no such line, it
+ * is malformed, or a line of the file is.
  */
 static inline int execstat_user(const char *text, const char *user, long *allocs, long *bytes)
 {
@@ -165,7 +165,11 @@ static inline int execstat_user(const char *text, const char *user, long *allocs
 		b = execstat_count(ub);
 		if (a < 0 || b < 0 || (!a) != (!b))
 			return -1;
-		if (!strcmp(name, user)) {
+		if (!user) {
+			*allocs = found ? a : *allocs + a;
+			*bytes = found ? b : *bytes + b;
+			found = 0;
+		} else if (!strcmp(name, user)) {
 			*allocs = a;
 			*bytes = b;
 			found = 0;
