@@ -4,19 +4,21 @@
 
 Usage: ci/stage-report.py TITLE LOG [WALL]
 
-LOG is what make check printed (.ci/run's output): the "stage NAME: Ns"
-lines of ci/stage.sh, the bisect's "bisect: [k/n] ARCHES NAME (Ns)" lines
+LOG is what make check printed (.ci/run's output): the "stage NAME: Ns
+(cpu Ns)" lines of ci/stage.sh (older logs lack the CPU time), the bisect's "bisect: [k/n] ARCHES NAME (Ns)" lines
 and the closing "total: N passed, N failed[, N skipped]" of
 ci/summary.sh. Prints a Markdown section: TITLE, the total, and every
-stage's wall time in the order the stages ended, with the bisect's first
-prefix and the sum of the others apart; WALL, the run's wall time in
-seconds as its wrapper measured it, heads the table. Exit 2 when the log
+stage's wall time (and CPU time, where the log has it) in the order the
+stages ended, with the bisect's first prefix and the sum of the others
+apart; WALL, the run's wall time in seconds as its wrapper measured it,
+heads the table, and with CPU times says how busy the machine's cores
+were. Exit 2 when the log
 has no stage or no total: a run that did not finish has no table.
 """
 import re
 import sys
 
-STAGE = re.compile(r"^stage (\S+): (\d+)s( \(exit \d+\))?$")
+STAGE = re.compile(r"^stage (\S+): (\d+)s(?: \(cpu (\d+)s\))?( \(exit \d+\))?$")
 PREFIX = re.compile(r"^bisect: \[(\d+)/(\d+)\]\s*(.*?) (\S+) \((\d+)s\)$")
 TOTAL = re.compile(r"^total: \d+ passed, \d+ failed(, \d+ skipped)?$")
 
@@ -31,7 +33,8 @@ def main(argv):
             line = line.rstrip("\n")
             m = STAGE.match(line)
             if m:
-                stages.append((m.group(1), int(m.group(2)), m.group(3) or ""))
+                cpu = int(m.group(3)) if m.group(3) is not None else None
+                stages.append((m.group(1), int(m.group(2)), cpu, m.group(4) or ""))
             m = PREFIX.match(line)
             if m:
                 prefixes.append((int(m.group(1)), m.group(4), int(m.group(5))))
@@ -42,12 +45,23 @@ def main(argv):
         return 2
     print("## %s\n" % argv[1])
     print("%s%s.\n" % (total[0].upper(), total[1:]))
+    cpus = [s[2] for s in stages if s[2] is not None]
     if len(argv) == 4:
         print("Wall time: %d s (%.0f minutes).\n" % (int(argv[3]), int(argv[3]) / 60))
-    print("| stage | wall time |")
-    print("| --- | ---: |")
-    for name, secs, err in stages:
-        print("| %s%s | %d s |" % (name, err, secs))
+        if cpus and len(cpus) == len(stages):
+            print("CPU time of all stages together: %d s, %.2f cores busy on average.\n" %
+                  (sum(cpus), sum(cpus) / max(int(argv[3]), 1)))
+    if cpus:
+        print("| stage | wall time | CPU time |")
+        print("| --- | ---: | ---: |")
+    else:
+        print("| stage | wall time |")
+        print("| --- | ---: |")
+    for name, secs, cpu, err in stages:
+        if cpus:
+            print("| %s%s | %d s | %s |" % (name, err, secs, "" if cpu is None else "%d s" % cpu))
+        else:
+            print("| %s%s | %d s |" % (name, err, secs))
     if prefixes:
         first = prefixes[0]
         rest = sum(p[2] for p in prefixes[1:])
