@@ -117,11 +117,11 @@ int bpfsum_judge(const char *log, enum bpfsum_mode mode, int summaries, int floo
 	return 0;
 }
 
-int bpfsum_harden_loads(const char *jit_log, char params[][64], int max,
+int bpfsum_harden_loads(const char *whole_log, char params[][64], int max,
 			int *skipped)
 {
 	static const char mark[] = "test_bpf: #";
-	const char *p = jit_log, *eol;
+	const char *p = whole_log, *eol;
 	int n = 0, next = 0, last = -1, seen = 0, id;
 
 	while ((p = strstr(p, mark))) {

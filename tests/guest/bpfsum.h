@@ -61,26 +61,27 @@ int bpfsum_judge(const char *log, enum bpfsum_mode mode, int summaries, int floo
  * run with the JIT and with the interpreter, and every other test,
  * blinding included, runs hardened.
  *
- * From the log of a JIT run (@jit_log), write the module parameters of
- * the hardened run into @params: main-suite test ranges that leave those
- * tests out, then the tail-call and skb-segment suites. Test ids come
+ * From the log of a whole run (@whole_log; make check's is the
+ * interpreter's, its JIT run being the quick one), write the module
+ * parameters of the hardened run into @params: main-suite test ranges
+ * that leave those tests out, then the tail-call and skb-segment suites. Test ids come
  * from the log, so nothing depends on test_bpf's numbering. Returns the
  * number of loads (0 if the log names no test) and the number of tests
  * left out in *@skipped.
  */
 #define BPFSUM_SLOW_UNDER_HARDEN " magnitudes"
-int bpfsum_harden_loads(const char *jit_log, char params[][64], int max,
+int bpfsum_harden_loads(const char *whole_log, char params[][64], int max,
 			int *skipped);
 
 /*
- * The quick JIT run, for the kernels that are not the main x86_64 one
- * (distro, execmem.modules=off; nomod and arm64 take the same range on
- * their command line). Under TCG the main suite's tests from its first
- * "magnitudes" test on take 97% of a whole JIT run (192 of 198 s on the
- * distro kernel): the magnitude and staggered-jump tests, thousands of
+ * The quick JIT run, make check's on every kernel (nomod and arm64 take
+ * the same range on their command line; make bench runs test_bpf
+ * whole). Under TCG the main suite's tests from its first "magnitudes"
+ * test on take 97% of a whole JIT run (192 of 198 s on the distro
+ * kernel): the magnitude and staggered-jump tests, thousands of
  * instructions each, run a thousand times. They test the JIT's code
- * generation, which the main x86_64 kernel runs in full; where a program
- * lands, which is what changes between these kernels, every test shows.
+ * generation, which the series does not change; where a program lands,
+ * which it does, every test shows.
  *
  * The guest finds that test's id with one load of @BPFSUM_QUICK_END by
  * name, and passes that load's log as @probe_log. Written into @params:
