@@ -11,8 +11,8 @@ ci/summary.sh. Prints a Markdown section: TITLE, the total, and every
 stage's wall time (and CPU time, where the log has it) in the order the
 stages ended, with the bisect's first prefix and the sum of the others
 apart; WALL, the run's wall time in seconds as its wrapper measured it,
-heads the table, and with CPU times says how busy the machine's cores
-were. Exit 2 when the log
+heads the table, and when every stage has its CPU time, the report says
+how busy the machine's cores were on average. Exit 2 when the log
 has no stage or no total: a run that did not finish has no table.
 """
 import re

@@ -58,8 +58,8 @@ int bpfsum_judge(const char *log, enum bpfsum_mode mode, int summaries, int floo
  * (bpf_patch_insn_single(), quadratic in program size). The 101 of them
  * would need four hours, and even one of them was the largest single cost
  * of make check. The hardened run leaves them all out; all of them still
- * run with the JIT and with the interpreter, and every other test,
- * blinding included, runs hardened.
+ * run with the interpreter (and with the JIT in make bench), and every
+ * other test, blinding included, runs hardened.
  *
  * From the log of a whole run (@whole_log; make check's is the
  * interpreter's, its JIT run being the quick one), write the module

@@ -218,13 +218,13 @@ static char *slurp_file(const char *path)
  * Runs of test_bpf.ko. @arg is "jit", "quick", "harden" or "interp"; each
  * sets the sysctls first, and the summaries of all loads are judged
  * together by bpfsum_judge(). Whole runs must report at least BPFSUM_FLOOR
- * tests. The quick run is the JIT run of the other kernels: one load finds
- * where the slow tests start, and the run must then report every test
- * before them (bpfsum_quick_loads()). The
- * hardened run leaves out the slow tests bpfsum_harden_loads() names, may
- * refuse only the tests the host listed in HARDEN_REFUSALS, and must
- * account for every test the JIT run reported: what it ran plus what it
- * left out equals the JIT run's total.
+ * tests. The quick run is make check's JIT run: one load finds where the
+ * slow tests start, and the run must then report every test before them
+ * (bpfsum_quick_loads()). The hardened run leaves out the slow tests
+ * bpfsum_harden_loads() names, may refuse only the tests the host listed
+ * in HARDEN_REFUSALS, and must account for every test the whole run
+ * before it reported: what it ran plus what it left out equals that
+ * run's total.
  */
 static void step_test_bpf(const struct step *s)
 {
@@ -307,7 +307,7 @@ static void step_test_bpf(const struct step *s)
 	/* Leave the JIT on and unhardened for the steps that follow. */
 	write_file("/proc/sys/net/core/bpf_jit_enable", "1");
 	write_file("/proc/sys/net/core/bpf_jit_harden", "0");
-	if (nloads == 1 && *harden == '0') {
+	if (nloads == 1 && *harden == '0' && !ret) {
 		free(whole_log.p);
 		whole_log = log;	/* for bpfsum_harden_loads() */
 		whole_sum = sum;
