@@ -51,17 +51,12 @@ def main(argv):
         if cpus and len(cpus) == len(stages):
             print("CPU time of all stages together: %d s, %.2f cores busy on average.\n" %
                   (sum(cpus), sum(cpus) / max(int(argv[3]), 1)))
-    if cpus:
-        print("| stage | wall time | CPU time |")
-        print("| --- | ---: | ---: |")
-    else:
-        print("| stage | wall time |")
-        print("| --- | ---: |")
+    # The CPU column only for logs that have CPU times at all.
+    print("| stage | wall time |%s" % (" CPU time |" if cpus else ""))
+    print("| --- | ---: |%s" % (" ---: |" if cpus else ""))
     for name, secs, cpu, err in stages:
-        if cpus:
-            print("| %s%s | %d s | %s |" % (name, err, secs, "" if cpu is None else "%d s" % cpu))
-        else:
-            print("| %s%s | %d s |" % (name, err, secs))
+        cell = (" %s |" % ("" if cpu is None else "%d s" % cpu)) if cpus else ""
+        print("| %s%s | %d s |%s" % (name, err, secs, cell))
     if prefixes:
         first = prefixes[0]
         rest = sum(p[2] for p in prefixes[1:])

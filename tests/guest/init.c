@@ -198,6 +198,15 @@ static void step_boot_wx(const struct step *s)
 static struct buf whole_log;
 static struct bpfsum whole_sum;
 
+/* Milliseconds from @t0 to now, on CLOCK_MONOTONIC. */
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
 /* Read a whole (small) file of the initramfs; NULL if it is not there. */
 static char *slurp_file(const char *path)
 {
@@ -234,7 +243,7 @@ static void step_test_bpf(const struct step *s)
 	struct buf log = { 0 };
 	int ret, nloads = 1, skipped = 0, floor = BPFSUM_FLOOR, i;
 	char *allowed = NULL;
-	struct timespec t0, t1;
+	struct timespec t0;
 	struct bpfsum sum;
 	char why[512];
 
@@ -289,9 +298,7 @@ static void step_test_bpf(const struct step *s)
 		kmsg_drain(&log);
 		unload_module("test_bpf");
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	diag("metric: test_bpf_%s_ms %ld", s->arg, (t1.tv_sec - t0.tv_sec) * 1000 +
-	     (t1.tv_nsec - t0.tv_nsec) / 1000000);
+	diag("metric: test_bpf_%s_ms %ld", s->arg, ms_since(&t0));
 	/* A full load prints three summaries; a parameterised one prints one. */
 	ret = bpfsum_judge(log.p ? log.p : "", *jit == '0' ? BPFSUM_INTERP :
 			   *harden == '2' ? BPFSUM_HARDEN : BPFSUM_JIT,
@@ -1716,13 +1723,11 @@ int main(void)
 		nsteps, u.machine, u.release);
 	/* Each step's wall time, for whoever wants to know where a boot's went. */
 	for (i = 0; i < nsteps; i++) {
-		struct timespec t0, t1;
+		struct timespec t0;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		plan[i].run(&plan[i]);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		diag("step %s: %ld ms", plan[i].name, (t1.tv_sec - t0.tv_sec) * 1000 +
-		     (t1.tv_nsec - t0.tv_nsec) / 1000000);
+		diag("step %s: %ld ms", plan[i].name, ms_since(&t0));
 	}
 	fprintf(ktap, DONE_MARKER " (%d failed)\n", failures);
 	fflush(ktap);
