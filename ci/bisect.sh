@@ -39,6 +39,19 @@ reads() {
 		END { exit !found }' <<<"$files"
 }
 
+# Run CMD... and, if it succeeds, write to FILE the CPU seconds of all it
+# ran (the user and system time of the subshell's waited-for children,
+# as ci/stage.sh reads them): each arch's share of a prefix, whose
+# builds overlap. Usage: timed FILE CMD...
+timed() {
+	local out=$1; shift
+	(
+		"$@"
+		read -r -a st </proc/$BASHPID/stat
+		echo $(((st[15] + st[16]) / $(getconf CLK_TCK))) >"$out"
+	)
+}
+
 list=$(git -C "$tree" rev-list --reverse base..series)
 want=$("$here/series.sh" "$here/../series" | grep -vc '/0000-cover-letter\.patch$' || true)
 mapfile -t commits < <([ -z "$list" ] || echo "$list")
@@ -73,8 +86,8 @@ for c in "${commits[@]}"; do
 				[ "${tv%%:*}" = "$a" ] && variant=${tv#*:}
 			done
 		fi
-		VALIDATE=$validate TARGETS=$targets "$here/build.sh" "$tree" "$b/out-$a" "$a" \
-			$variant >"$b/out-$a/bisect.log" 2>&1 &
+		VALIDATE=$validate TARGETS=$targets timed "$b/out-$a/bisect.cpu" \
+			"$here/build.sh" "$tree" "$b/out-$a" "$a" $variant >"$b/out-$a/bisect.log" 2>&1 &
 		pid[$a]=$!
 	done
 	broken=
@@ -86,7 +99,11 @@ for c in "${commits[@]}"; do
 		echo "bisect: prefix $name does not build for $a" >&2
 	done
 	[ -z "$broken" ] || exit 2
-	echo "bisect: [$k/${#commits[@]}]${built:- (none)} $name ($(($(date +%s) - start))s)" >&2
+	cpu=
+	for a in $built; do
+		cpu="$cpu, $a $(cat "$b/out-$a/bisect.cpu")s"
+	done
+	echo "bisect: [$k/${#commits[@]}]${built:- (none)} $name ($(($(date +%s) - start))s${cpu:+; cpu ${cpu#, }})" >&2
 	for a in $built; do
 		echo "PASS $a/bisect/$name" >>"$results"
 	done

@@ -5,12 +5,15 @@
 Usage: ci/stage-report.py TITLE LOG [WALL]
 
 LOG is what make check printed (.ci/run's output): the "stage NAME: Ns
-(cpu Ns)" lines of ci/stage.sh (older logs lack the CPU time), the bisect's "bisect: [k/n] ARCHES NAME (Ns)" lines
+(cpu Ns)" lines of ci/stage.sh (older logs lack the CPU time), the
+bisect's "bisect: [k/n] ARCHES NAME (Ns[; cpu ARCH Ns, ...])" lines
 and the closing "total: N passed, N failed[, N skipped]" of
 ci/summary.sh. Prints a Markdown section: TITLE, the total, and every
 stage's wall time (and CPU time, where the log has it) in the order the
 stages ended, with the bisect's first prefix and the sum of the others
-apart; WALL, the run's wall time in seconds as its wrapper measured it,
+apart, and each prefix's CPU time per arch where the log has it ("?" where an entry is
+malformed); WALL,
+the run's wall time in seconds as its wrapper measured it,
 heads the table, and when every stage has its CPU time, the report says
 how busy the machine's cores were on average. Exit 2 when the log
 has no stage or no total: a run that did not finish has no table.
@@ -19,7 +22,8 @@ import re
 import sys
 
 STAGE = re.compile(r"^stage (\S+): (\d+)s(?: \(cpu (\d+)s\))?( \(exit \d+\))?$")
-PREFIX = re.compile(r"^bisect: \[(\d+)/(\d+)\]\s*(.*?) (\S+) \((\d+)s\)$")
+PREFIX = re.compile(r"^bisect: \[(\d+)/(\d+)\]\s*(.*?) (\S+) \((\d+)s(?:; cpu ([^)]*))?\)$")
+ARCH_CPU = re.compile(r"^(\S+) (?:(\d+)s|.*)$")
 TOTAL = re.compile(r"^total: \d+ passed, \d+ failed(, \d+ skipped)?$")
 
 
@@ -37,7 +41,13 @@ def main(argv):
                 stages.append((m.group(1), int(m.group(2)), cpu, m.group(4) or ""))
             m = PREFIX.match(line)
             if m:
-                prefixes.append((int(m.group(1)), m.group(4), int(m.group(5))))
+                cpu = {}
+                for part in (m.group(6).split(", ") if m.group(6) else []):
+                    # An entry that does not read as seconds shows as "?".
+                    a = ARCH_CPU.match(part)
+                    if a:
+                        cpu[a.group(1)] = int(a.group(2)) if a.group(2) else None
+                prefixes.append((int(m.group(1)), m.group(4), int(m.group(5)), cpu))
             if TOTAL.match(line):
                 total = line
     if not stages or total is None:
@@ -63,6 +73,24 @@ def main(argv):
         print("\nOf bisect: the first prefix (%s), built from nothing for each "
               "arch, %d s; the other %d prefixes %d s together." %
               (first[1], first[2], len(prefixes) - 1, rest))
+        arches = sorted({a for p in prefixes for a in p[3]})
+        if arches:
+            # Each arch's CPU time, where the log has it: what a prefix
+            # cost, which wall time hides when two builds overlap.
+            print("\n| prefix | wall time |%s" % "".join(" %s CPU |" % a for a in arches))
+            print("| --- | ---: |%s" % (" ---: |" * len(arches)))
+            def cell(v):
+                return "?" if v is None else "%d s" % v
+
+            for k, name, secs, cpu in prefixes:
+                print("| %s | %d s |%s" % (name[:4], secs, "".join(
+                    " %s |" % (cell(cpu[a]) if a in cpu else "") for a in arches)))
+            sums = []
+            for a in arches:
+                vals = [p[3][a] for p in prefixes if a in p[3]]
+                sums.append(None if None in vals else sum(vals))
+            print("| all | %d s |%s" % (sum(p[2] for p in prefixes),
+                                        "".join(" %s |" % cell(v) for v in sums)))
     return 0
 
 

@@ -266,8 +266,10 @@ say changelog-rows/no-templates "$rc" 2
 
 # The stage table of a make check log (ci/stage-report.py): a finished
 # run -> finished.expected, with its wall time -> finished-wall.expected,
-# one whose stages report CPU time (but one) -> finished-cpu.expected; a
-# log without its closing total is an error.
+# one whose stages report CPU time (but one) -> finished-cpu.expected,
+# one whose bisect lines report each arch's CPU time (one of them
+# malformed, shown as "?") -> prefix-cpu.expected; a log without its
+# closing total is an error.
 rc=0; python3 "$ci/stage-report.py" "A run" "$g/stages/finished.log" >"$tmp/stages" || rc=$?
 got=same; [ $rc = 0 ] && diff -u "$g/stages/finished.expected" "$tmp/stages" >&2 || got=different
 say stages/finished $got same
@@ -279,6 +281,10 @@ rc=0; python3 "$ci/stage-report.py" "A run" "$g/stages/finished-cpu.log" 2285 >"
 got=same; [ $rc = 0 ] && diff -u "$g/stages/finished-cpu.expected" "$tmp/stages" >&2 ||
 	got=different
 say stages/finished-cpu $got same
+rc=0; python3 "$ci/stage-report.py" "A run" "$g/stages/prefix-cpu.log" 900 >"$tmp/stages" || rc=$?
+got=same; [ $rc = 0 ] && diff -u "$g/stages/prefix-cpu.expected" "$tmp/stages" >&2 ||
+	got=different
+say stages/prefix-cpu $got same
 rc=0; python3 "$ci/stage-report.py" "A run" "$g/stages/unfinished.log" >/dev/null 2>&1 || rc=$?
 say stages/unfinished "$rc" 2
 
