@@ -122,7 +122,7 @@ $(B)/init-%: tests/guest/init.c tests/guest/bpfsum.c tests/guest/bpfsum.h \
 		tests/guest/ftracelog.c tests/guest/ftracelog.h tests/guest/vmsum.c \
 		tests/guest/vmsum.h tests/guest/kmodload.h tests/guest/ksym.h \
 		tests/guest/meminfo.h tests/guest/ptdump.h tests/guest/textpages.h \
-		tests/guest/owntext.h | $(B)/deps.stamp
+		tests/guest/owntext.h tests/guest/execstat.h | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
 
 $(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/bpfsys.h tests/guest/ksym.h \
@@ -132,7 +132,7 @@ $(B)/bpf_fleet-%: tests/guest/bpf_fleet.c tests/guest/bpfsys.h tests/guest/ksym.
 
 $(B)/bpf_tramp-%: tests/guest/bpf_tramp.c tests/guest/bpfsys.h tests/guest/kmodload.h \
 		tests/guest/meminfo.h tests/guest/ptdump.h tests/guest/textpages.h \
-		tests/guest/owntext.h $(B)/tree.stamp | $(B)/deps.stamp
+		tests/guest/owntext.h tests/guest/execstat.h $(B)/tree.stamp | $(B)/deps.stamp
 	@$(CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 $(B)/cbpf_where-%: tests/guest/cbpf_where.c tests/guest/bpfsys.h tests/guest/kmodload.h \

@@ -15,7 +15,9 @@
  *     program must have seen 42 as the return value;
  *   - while both are attached, every trampoline kallsyms lists
  *     (bpf_trampoline_*) must be read-only and executable in the kernel's
- *     page-table dump, and with execmem on a PMD mapping;
+ *     page-table dump, and with execmem on a PMD mapping, where execmem's
+ *     bpf_trampoline user must hold under 1 KiB an allocation (sized to
+ *     fit, not a page each);
  *   - once both are detached, runs must bump neither counter.
  * With execmem, DirectMap4k must not grow over the rounds.
  *
@@ -47,6 +49,7 @@
 
 #include "kselftest.h"
 #include "bpfsys.h"
+#include "execstat.h"
 #include "kmodload.h"
 #include "meminfo.h"
 #include "ptdump.h"
@@ -825,6 +828,34 @@ static void kernel_funcs(int rounds, int want_pmd, const char *module)
 	max_links(id, want_pmd);
 }
 
+/*
+ * Trampolines sized to fit: execmem's bpf_trampoline user, with this
+ * round's one trampoline (an fentry and an fexit program) attached, must
+ * hold under 1 KiB an allocation. Such a trampoline takes a few hundred
+ * bytes; a page each would be 4,096. Returns 1 if they are larger or
+ * cannot be read.
+ */
+static int tramp_oversized(int round)
+{
+	char *users = execstat_read("users");
+	long allocs = 0, bytes = 0;
+	int bad = 1;
+
+	if (!users)
+		ksft_print_msg("round %d: execmem/users: cannot read\n", round);
+	else if (execstat_user(users, "bpf_trampoline", &allocs, &bytes))
+		ksft_print_msg("round %d: execmem/users: no bpf_trampoline line\n", round);
+	else if (allocs < 1 || bytes / allocs >= 1024)
+		ksft_print_msg("round %d: execmem/users: bpf_trampoline %ld allocations, %ld bytes: not under 1 KiB each\n",
+			       round, allocs, bytes);
+	else
+		bad = 0;
+	if (!bad && round == 1)
+		ksft_print_msg("metric: tramp_bytes_per_alloc %ld\n", bytes / allocs);
+	free(users);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = 3, targets = 0, want_pmd = -1, kernel = 0, opt, r;
@@ -905,7 +936,7 @@ int main(int argc, char **argv)
 			ok_run = 0;
 		}
 		tramp_pages(want_pmd, &tp);
-		if (!tp.symbols || tp.misplaced)
+		if (!tp.symbols || tp.misplaced || (want_pmd && tramp_oversized(r)))
 			ok_place = 0;
 		close(links[0]);
 		close(links[1]);

@@ -8,7 +8,8 @@
  * one function of this module. As the only ops on that call site, it
  * gets a trampoline of its own, which x86 builds for it
  * (arch_ftrace_update_trampoline()); the write fails unless it did, and
- * unless a call of the function ran the callback exactly once. While the
+ * unless a call of the function ran the callback exactly once, handed
+ * the ops itself, which the trampoline loads from beside its code. While the
  * ops is armed, the guest can see the trampoline: kallsyms lists it as
  * ftrace_trampoline under [__builtin__ftrace], and the parameter "text"
  * gives its address and length. Writing 0 unregisters the
@@ -47,10 +48,14 @@ static noinline int ftrace_tramp_target(int x)
 	return x + 1;
 }
 
+/* The ops the callback was last handed, which the trampoline loads. */
+static struct ftrace_ops *hit_op;
+
 static void notrace tramp_hit(unsigned long ip, unsigned long parent_ip,
 			      struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	hits++;
+	WRITE_ONCE(hit_op, op);
 }
 
 /*
@@ -92,10 +97,16 @@ static int armed_arm(void)
 		return ret;
 	}
 	WRITE_ONCE(hits, 0);
+	WRITE_ONCE(hit_op, NULL);
 	ret = ftrace_tramp_target(x) == x + 1 ? 0 : -EIO;
 	n = READ_ONCE(hits);
 	if (ret || n != 1) {
 		pr_err("the traced call ran the callback %u times\n", n);
+		ret = -EIO;
+	} else if (READ_ONCE(hit_op) != tramp_ops) {
+		/* The trampoline hands over the ops it stored beside its code. */
+		pr_err("the callback was handed ops %p, not its own %p\n",
+		       READ_ONCE(hit_op), tramp_ops);
 		ret = -EIO;
 	} else if (!tramp_ops->trampoline) {
 		pr_err("the ops got no trampoline of its own\n");
