@@ -40,15 +40,13 @@ reads() {
 }
 
 # Run CMD... and, if it succeeds, write to FILE the CPU seconds of all it
-# ran (the user and system time of the subshell's waited-for children,
-# as ci/stage.sh reads them): each arch's share of a prefix, whose
-# builds overlap. Usage: timed FILE CMD...
+# ran (ci/cputime.sh): each arch's share of a prefix, whose builds
+# overlap. Usage: timed FILE CMD...
 timed() {
 	local out=$1; shift
 	(
 		"$@"
-		read -r -a st </proc/$BASHPID/stat
-		echo $(((st[15] + st[16]) / $(getconf CLK_TCK))) >"$out"
+		"$here/cputime.sh" $BASHPID >"$out"
 	)
 }
 

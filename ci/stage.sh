@@ -9,9 +9,6 @@ name=$1; shift
 start=$(date +%s)
 "$@"
 rc=$?
-# Fields 16 and 17 of /proc/PID/stat: the user and system time of the
-# waited-for children, in clock ticks.
-read -r -a st </proc/$$/stat
-cpu=$(((st[15] + st[16]) / $(getconf CLK_TCK)))
+cpu=$("$(dirname "$0")/cputime.sh" $$)
 echo "stage $name: $(($(date +%s) - start))s (cpu ${cpu}s)$([ $rc = 0 ] || echo " (exit $rc)")" >&2
 exit $rc
